@@ -1,0 +1,723 @@
+"""Nights, matches (rubbers), seats, deals, notes and the history of every change.
+
+Every change to a match is a method here. Each one locks the match row, applies
+``rules``, writes one Event and bumps the match's version, all in one
+transaction, so the HTML pages and the API share one set of rules and two
+phones writing at once can never both win.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import rules
+
+
+def new_token():
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def explain(refusal):
+    """A refusal's message in the active language.
+
+    Templates from rules.py are plain English marked for translation; the ones
+    here are lazy translations. Either way gettext gives the active language.
+    """
+    template = gettext(str(refusal.template))
+    if not refusal.params:
+        return template
+    params = {
+        key: gettext(str(value)) if isinstance(value, str | Promise) else value
+        for key, value in refusal.params.items()
+    }
+    return template % params
+
+
+class NotAllowed(rules.Refusal):
+    """The person may not do this in this match."""
+
+    status = 403
+
+
+class NotFound(rules.Refusal):
+    status = 404
+
+
+class User(AbstractUser):
+    """A player. Guests give only a display name and have no password until they set one."""
+
+    display_name = models.CharField(_("name"), max_length=40, blank=True)
+    is_guest = models.BooleanField(default=False)
+
+    @property
+    def name(self):
+        return self.display_name or self.username
+
+    def __str__(self):
+        return self.name
+
+    @classmethod
+    def create_guest(cls, name):
+        name = clean_name(name)
+        user = cls(username=f"guest-{secrets.token_hex(8)}", display_name=name, is_guest=True)
+        user.set_unusable_password()
+        user.save()
+        return user
+
+
+def clean_name(name, what=None):
+    what = what or _("Name")
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise rules.InvalidInput(_("%(what)s can't be empty."), what=what)
+    if len(name) > 40:
+        raise rules.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
+    return name
+
+
+class Night(models.Model):
+    """The rubbers one table plays in one sitting."""
+
+    name = models.CharField(max_length=80)
+    place = models.CharField(max_length=80, blank=True)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="nights"
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.name
+
+
+class MatchQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Matches the user hosts or holds a seat in."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(host=user) | Q(seats__user=user)).distinct()
+
+    def start(
+        self,
+        host,
+        seats,
+        *,
+        host_seat=None,
+        direction=rules.COUNTERCLOCKWISE,
+        first_dealer="a1",
+        night=None,
+    ):
+        """Open a match: four seat names, the host's seat (or none), who deals first."""
+        if direction not in rules.DIRECTIONS:
+            raise rules.InvalidInput(_("The direction must be counterclockwise or clockwise."))
+        if first_dealer not in rules.SEATS:
+            raise rules.InvalidInput(_("The first dealer must be one of the four seats."))
+        if host_seat not in (None, *rules.SEATS):
+            raise rules.InvalidInput(_("The host's seat must be one of the four seats, or none."))
+        names = {}
+        for position in rules.SEATS:
+            names[position] = clean_name(seats.get(position), what=_("Each seat's name"))
+        if night is not None and night.host_id != host.pk:
+            raise NotAllowed(_("Only the night's host can add a match to it."))
+        with transaction.atomic():
+            if night is None:
+                night = Night.objects.create(
+                    host=host, name=timezone.localdate().strftime("%Y-%m-%d")
+                )
+            match = self.create(
+                host=host, night=night, direction=direction, first_dealer=first_dealer
+            )
+            Seat.objects.bulk_create(
+                Seat(
+                    match=match,
+                    position=position,
+                    name=names[position],
+                    user=host if position == host_seat else None,
+                )
+                for position in rules.SEATS
+            )
+            match._log(host, Event.START, after={"seats": names, "host_seat": host_seat})
+        return match
+
+
+class Match(models.Model):
+    """One rubber: deals until a side has 4 games, or until someone ends it."""
+
+    IN_PLAY, WON, ENDED = "in_play", "won", "ended"
+    STATUSES = [(IN_PLAY, _("in play")), (WON, _("won")), (ENDED, _("ended"))]
+    DIRECTIONS = [
+        (rules.COUNTERCLOCKWISE, _("counter-clockwise")),
+        (rules.CLOCKWISE, _("clockwise")),
+    ]
+    SIDE_CHOICES = [("a", "a"), ("b", "b")]
+    SEAT_CHOICES = [(seat, seat) for seat in rules.SEATS]
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="matches")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted"
+    )
+    status = models.CharField(max_length=8, choices=STATUSES, default=IN_PLAY)
+    target = models.PositiveSmallIntegerField(default=rules.TARGET)
+    direction = models.CharField(max_length=16, choices=DIRECTIONS, default=rules.COUNTERCLOCKWISE)
+    first_dealer = models.CharField(max_length=2, choices=SEAT_CHOICES, default="a1")
+    version = models.PositiveIntegerField(default=1)
+    join_token = models.CharField(max_length=43, unique=True, default=new_token)
+    watch_token = models.CharField(max_length=43, unique=True, default=new_token)
+    # The result, kept on the row so lists and tallies need no deals; _settle()
+    # re-derives all of it from the deals after every change.
+    games_a = models.PositiveSmallIntegerField(default=0)
+    games_b = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True)
+    marks = models.JSONField(default=list, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["in_play", "won", "ended"]), name="match_status_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Match {self.pk}"
+
+    # Reading -------------------------------------------------------------
+
+    def sheet(self):
+        """The deals as rules.Deal values, in order (uses prefetched deals when there)."""
+        return [deal.as_rule() for deal in self.deal_list()]
+
+    def deal_list(self):
+        deals = getattr(self, "_prefetched_objects_cache", {}).get("deals")
+        if deals is None:
+            deals = self.deals.all()
+        return sorted(deals, key=lambda deal: deal.number)
+
+    def seat_list(self):
+        return sorted(self.seats.all(), key=lambda seat: rules.SEATS.index(seat.position))
+
+    def seat_of(self, user):
+        if not user.is_authenticated:
+            return None
+        return next((seat for seat in self.seats.all() if seat.user_id == user.pk), None)
+
+    def is_host(self, user):
+        return user.is_authenticated and self.host_id == user.pk
+
+    def is_member(self, user):
+        return self.seat_of(user) is not None
+
+    def can_see(self, user):
+        return self.is_host(user) or self.is_member(user)
+
+    def side_names(self):
+        seats = self.seat_list()
+        return {
+            side: " & ".join(seat.name for seat in seats if seat.side == side)
+            for side in rules.SIDES
+        }
+
+    @property
+    def in_play(self):
+        return self.status == self.IN_PLAY
+
+    # Changing ------------------------------------------------------------
+
+    def _locked(self):
+        """This match re-read with its row locked; call inside transaction.atomic()."""
+        return Match.objects.select_for_update().get(pk=self.pk)
+
+    def _log(self, by, action, *, deal=None, before=None, after=None):
+        Event.objects.create(
+            match=self,
+            by=by if by and by.is_authenticated else None,
+            action=action,
+            deal=deal,
+            before=before,
+            after=after,
+        )
+
+    def _commit(self, by, action, *, deal=None, before=None, after=None, fields=()):
+        """Re-derive the result, bump the version and write the event for one change."""
+        self._settle()
+        self.version += 1
+        self.save(
+            update_fields=[
+                "version",
+                "games_a",
+                "games_b",
+                "winner",
+                "marks",
+                "status",
+                "updated",
+                *fields,
+            ]
+        )
+        self._log(by, action, deal=deal, before=before, after=after)
+
+    def _settle(self):
+        outcome = rules.result(self.sheet(), self.target)
+        self.games_a, self.games_b = outcome.games["a"], outcome.games["b"]
+        self.winner = outcome.winner or ""
+        self.marks = list(outcome.marks)
+        if self.status != self.ENDED:
+            self.status = self.WON if outcome.winner else self.IN_PLAY
+        return outcome
+
+    def _check_open(self):
+        if self.status == self.ENDED:
+            raise rules.Conflict(
+                _("This match was ended by %(name)s: nothing more can be entered."),
+                name=self.ended_by.name if self.ended_by else gettext("someone"),
+            )
+        if self.status == self.WON:
+            raise rules.Conflict(
+                _("This rubber is over: %(side)s won it."), side=self.side_names()[self.winner]
+            )
+
+    def _require_member_or_host(self, user, what):
+        if not (self.is_host(user) or self.is_member(user)):
+            raise NotAllowed(
+                _("Only the host or a player seated in this match can %(what)s."), what=what
+            )
+
+    def record(self, by, *, deal, side, games, sweep=False):
+        """Enter ``games`` in ``side``'s column of deal number ``deal``.
+
+        A member enters their own side; the host either side. The entry must be
+        for the current deal: an entry for a deal already over (a late phone)
+        is refused rather than counted somewhere else.
+        """
+        if side not in rules.SIDES:
+            raise rules.InvalidInput(_("The side must be a or b."))
+        number = rules.whole_number(deal, _("The deal"), 1)
+        with transaction.atomic():
+            match = self._locked()
+            seat = match.seat_of(by)
+            if not match.is_host(by) and (seat is None or seat.side != side):
+                if seat is None:
+                    raise NotAllowed(
+                        _("Only the host or a player seated in this match can enter games.")
+                    )
+                raise NotAllowed(_("You can only enter games in your own side's column."))
+            match._check_open()
+            deals = match.deal_list()
+            sheet = [d.as_rule() for d in deals]
+            current = rules.current_deal(sheet)
+            if number < current:
+                # A deal already complete: say who has it (a double tap, a slow phone).
+                rules.enter(
+                    sheet[number - 1],
+                    side,
+                    games,
+                    number=number,
+                    pending=rules.pending_extra(sheet[: number - 1]),
+                    names=match.side_names(),
+                )
+            if number != current:
+                raise rules.Conflict(
+                    _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
+                    number=number,
+                    current=current,
+                )
+            row = (
+                deals[-1]
+                if deals and deals[-1].number == current
+                else Deal(match=match, number=current)
+            )
+            before = row.as_rule()
+            after = rules.enter(
+                before,
+                side,
+                games,
+                number=current,
+                pending=rules.pending_extra(sheet[: current - 1]),
+                sweep=sweep,
+                names=match.side_names(),
+            )
+            row.set_cells(after)
+            if before.cell(side) is None:
+                setattr(row, f"{side}_by", by)
+            row.save()
+            match._commit(
+                by,
+                Event.ENTRY,
+                deal=current,
+                before=row_state(before),
+                after={**row_state(after), "side": side},
+            )
+        self.refresh_from_db()
+        return row
+
+    def latest_entry(self):
+        """The latest entry still standing, or None when a correction came after it.
+
+        Undos step back one entry at a time: each undo cancels the newest entry
+        not already undone.
+        """
+        undone = 0
+        for event in self.events.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"):
+            if event.action == Event.CORRECTION:
+                return None
+            if event.action == Event.UNDO:
+                undone += 1
+            elif undone:
+                undone -= 1
+            else:
+                return event
+        return None
+
+    def undo(self, by):
+        """Take back the latest entry: its author or the host, while nothing came after it."""
+        with transaction.atomic():
+            match = self._locked()
+            if not (match.is_host(by) or match.is_member(by)):
+                raise NotAllowed(_("Only the host or a player seated in this match can undo."))
+            if match.status == self.ENDED:
+                match._check_open()
+            entry = match.latest_entry()
+            if entry is None:
+                raise rules.Conflict(_("There is no entry to undo."))
+            if entry.by_id != by.pk and not match.is_host(by):
+                raise NotAllowed(
+                    _("Only %(name)s, who made the latest entry, or the host can undo it."),
+                    name=entry.by.name if entry.by else gettext("someone"),
+                )
+            row = match.deals.get(number=entry.deal)
+            current = row.as_rule()
+            restored = rules.Deal(entry.before["a"], entry.before["b"], entry.before["sweep"])
+            side = entry.after["side"]
+            if restored.a is None and restored.b is None:
+                row.delete()
+            else:
+                row.set_cells(restored)
+                setattr(row, f"{side}_by", None)
+                row.save()
+            match._commit(
+                by,
+                Event.UNDO,
+                deal=entry.deal,
+                before=row_state(current),
+                after=row_state(restored),
+            )
+        self.refresh_from_db()
+
+    def correct(self, by, *, number, a, b, sweep=False):
+        """The host sets both cells of a deal at once, under the same rules.
+
+        Totals and the result are re-derived: a won rubber whose winner drops
+        below 4 is in play again. A correction that would end the rubber before
+        its last deal is refused.
+        """
+        number = rules.whole_number(number, _("The deal"), 1)
+        with transaction.atomic():
+            match = self._locked()
+            if not match.is_host(by):
+                raise NotAllowed(_("Only the host can correct a deal."))
+            if match.status == self.ENDED:
+                match._check_open()
+            deals = match.deal_list()
+            if not deals or number > deals[-1].number:
+                raise rules.InvalidInput(
+                    _("There is no deal %(number)s to correct yet."), number=number
+                )
+            sheet = [d.as_rule() for d in deals]
+            pending = rules.pending_extra(sheet[: number - 1])
+            a = rules.check_games(a, pending)
+            b = rules.check_games(b, pending)
+            rules.check_sweep(max(a, b), sweep)
+            corrected = rules.Deal(
+                a, b, sweep=bool(a or b) and rules.is_sweep(max(a, b), sweep, pending)
+            )
+            sheet[number - 1] = corrected
+            rules.check_sheet(sheet, match.target)
+            row = deals[number - 1]
+            before = row.as_rule()
+            row.set_cells(corrected)
+            row.save()
+            match._commit(
+                by,
+                Event.CORRECTION,
+                deal=number,
+                before=row_state(before),
+                after=row_state(corrected),
+            )
+        self.refresh_from_db()
+        return row
+
+    def end(self, by):
+        """End a rubber that breaks up before the target: nobody wins it."""
+        with transaction.atomic():
+            match = self._locked()
+            match._require_member_or_host(by, _("end it"))
+            match._check_open()
+            match.status = self.ENDED
+            match.ended_by = by
+            match.ended_at = timezone.now()
+            match._commit(
+                by,
+                Event.END,
+                after={"games": {"a": match.games_a, "b": match.games_b}},
+                fields=("ended_by", "ended_at"),
+            )
+        self.refresh_from_db()
+
+    def add_note(self, by, *, side, text, deal=None):
+        """Note a revoke beside the sheet. It never changes the tally."""
+        if side not in rules.SIDES:
+            raise rules.InvalidInput(_("The side must be a or b."))
+        text = " ".join(str(text or "").split())
+        if not text:
+            raise rules.InvalidInput(_("Say what happened: the note can't be empty."))
+        if len(text) > 500:
+            raise rules.InvalidInput(_("A note is 500 characters at most."))
+        with transaction.atomic():
+            match = self._locked()
+            match._require_member_or_host(by, _("note a revoke"))
+            current = rules.current_deal(match.sheet())
+            number = (
+                current
+                if deal in (None, "")
+                else rules.whole_number(deal, _("The deal"), 1, current)
+            )
+            note = RevokeNote.objects.create(
+                match=match, author=by, side=side, deal=number, text=text
+            )
+            match._commit(
+                by, Event.NOTE, deal=number, after={"note": note.pk, "side": side, "text": text}
+            )
+        self.refresh_from_db()
+        return note
+
+    def withdraw_note(self, by, note_id):
+        """Withdraw a note: its author or the host. The note stays in the history."""
+        with transaction.atomic():
+            match = self._locked()
+            note = (
+                match.notes.filter(pk=note_id, withdrawn=False).first()
+                if str(note_id).isdigit()
+                else None
+            )
+            if note is None:
+                raise NotFound(_("There is no such note in this match."))
+            if note.author_id != by.pk and not match.is_host(by):
+                raise NotAllowed(_("Only the note's author or the host can withdraw it."))
+            note.withdrawn = True
+            note.withdrawn_at = timezone.now()
+            note.save(update_fields=["withdrawn", "withdrawn_at"])
+            match._commit(
+                by,
+                Event.NOTE_WITHDRAWN,
+                deal=note.deal,
+                before={"note": note.pk, "side": note.side, "text": note.text},
+            )
+        self.refresh_from_db()
+        return note
+
+    def join(self, user, *, token, position, name=None):
+        """Take a free seat with the join link's token."""
+        if not secrets.compare_digest(str(token or ""), self.join_token):
+            raise NotAllowed(
+                _("This join link is not valid any more: ask the host for the new one.")
+            )
+        if position not in rules.SEATS:
+            raise rules.InvalidInput(_("Pick one of the four seats."))
+        with transaction.atomic():
+            match = self._locked()
+            if not secrets.compare_digest(str(token), match.join_token):
+                raise NotAllowed(
+                    _("This join link is not valid any more: ask the host for the new one.")
+                )
+            if match.status != self.IN_PLAY:
+                match._check_open()
+            if match.seat_of(user) is not None:
+                raise rules.Conflict(_("You already hold a seat in this match."))
+            seat = match.seats.get(position=position)
+            if seat.user_id is not None:
+                raise rules.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
+            before = seat.name
+            seat.user = user
+            if name:
+                seat.name = clean_name(name)
+            seat.save(update_fields=["user", "name"])
+            match._commit(
+                user,
+                Event.JOIN,
+                after={"seat": position, "name": seat.name},
+                before={"name": before},
+            )
+        self.refresh_from_db()
+        return seat
+
+    def renew_links(self, by):
+        """New join and watch tokens: the old links stop working."""
+        with transaction.atomic():
+            match = self._locked()
+            if not match.is_host(by):
+                raise NotAllowed(_("Only the host can renew the links."))
+            match.join_token = new_token()
+            match.watch_token = new_token()
+            match._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
+        self.refresh_from_db()
+
+    # Where the table is --------------------------------------------------
+
+    def dealer(self, number):
+        return rules.dealer(number, self.first_dealer, self.direction)
+
+    def leader(self, number):
+        return rules.leader(number, self.first_dealer, self.direction)
+
+
+def row_state(deal):
+    return {"a": deal.a, "b": deal.b, "sweep": deal.sweep}
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.CharField(max_length=2, choices=Match.SEAT_CHOICES)
+    name = models.CharField(max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.position} {self.name}"
+
+    @property
+    def side(self):
+        return rules.side_of(self.position)
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    a = models.PositiveSmallIntegerField(null=True, blank=True)
+    b = models.PositiveSmallIntegerField(null=True, blank=True)
+    sweep = models.BooleanField(default=False)
+    a_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    b_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_row_per_deal"),
+            models.CheckConstraint(
+                condition=Q(a__gte=0) | Q(a__isnull=True), name="deal_a_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(b__gte=0) | Q(b__isnull=True), name="deal_b_not_negative"
+            ),
+            models.CheckConstraint(condition=~(Q(a__gt=0) & Q(b__gt=0)), name="deal_one_side_wins"),
+        ]
+
+    def __str__(self):
+        return f"Deal {self.number}: {self.a}–{self.b}"
+
+    def as_rule(self):
+        return rules.Deal(self.a, self.b, self.sweep)
+
+    def set_cells(self, deal):
+        self.a, self.b, self.sweep = deal.a, deal.b, deal.sweep
+
+    @property
+    def complete(self):
+        return self.as_rule().complete
+
+    @property
+    def tie(self):
+        return self.as_rule().tie
+
+
+class Event(models.Model):
+    """The append-only history of a match: who did what, when, with old and new values."""
+
+    START, JOIN, ENTRY, UNDO, CORRECTION = "start", "join", "entry", "undo", "correction"
+    END, NOTE, NOTE_WITHDRAWN, RENEW = "end", "note", "note_withdrawn", "renew_links"
+    ACTIONS = [
+        (START, _("started the match")),
+        (JOIN, _("took a seat")),
+        (ENTRY, _("entered games")),
+        (UNDO, _("undid an entry")),
+        (CORRECTION, _("corrected a deal")),
+        (END, _("ended the match")),
+        (NOTE, _("noted a revoke")),
+        (NOTE_WITHDRAWN, _("withdrew a note")),
+        (RENEW, _("renewed the links")),
+    ]
+    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION)
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=16, choices=ACTIONS)
+    deal = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["match", "action"])]
+
+    def __str__(self):
+        return f"{self.get_action_display()} ({self.at:%Y-%m-%d %H:%M})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise RuntimeError("The history is append-only: events are never changed.")
+        super().save(*args, **kwargs)
+
+
+class RevokeNote(models.Model):
+    """A revoke noted beside the sheet: some tables dock two games by hand, off the sheet."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=1, choices=Match.SIDE_CHOICES)
+    deal = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=500)
+    withdrawn = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self):
+        return self.text

@@ -1,0 +1,433 @@
+"""The rules of the Sueca scoresheet, as pure functions.
+
+Nothing here knows about Django, requests or the database: every function takes
+plain values and returns plain values, or raises a Refusal whose message a
+player understands. The models apply these rules inside a transaction; the
+views and the API only ever go through the models.
+
+Messages are English templates marked with ``_`` (a no-op here, so that
+``makemessages`` finds them) and formatted with ``params``; the Django side
+translates the template before formatting it.
+"""
+
+from dataclasses import dataclass, field
+from math import isfinite
+
+
+def _(message):
+    return message
+
+
+DECK_POINTS = 120
+HALF = DECK_POINTS // 2
+TARGET = 4
+BANDEIRA_GAMES = 4
+CARD_VALUES = {"aces": 11, "sevens": 10, "kings": 4, "jacks": 3, "queens": 2}
+CARD_LABELS = {
+    "aces": _("Aces"),
+    "sevens": _("Sevens"),
+    "kings": _("Kings"),
+    "jacks": _("Jacks"),
+    "queens": _("Queens"),
+}
+CARDS_PER_RANK = 4
+# 1 and 119 cannot be made from cards: the smallest counting card is a queen (2),
+# and whatever is left for the other side of 120 is 119.
+UNREACHABLE_POINTS = frozenset({1, DECK_POINTS - 1})
+
+SIDES = ("a", "b")
+SEATS = ("a1", "a2", "b1", "b2")
+COUNTERCLOCKWISE = "counterclockwise"
+CLOCKWISE = "clockwise"
+DIRECTIONS = (COUNTERCLOCKWISE, CLOCKWISE)
+# Partners sit opposite each other, so the sides alternate around the table.
+# Counter-clockwise (the Portuguese way) the turn passes to the player on the
+# right: a1, then b1, then a2, then b2. Clockwise (the Brazilian way) it
+# passes to the left: a1, b2, a2, b1.
+TURN_ORDER = {
+    COUNTERCLOCKWISE: ("a1", "b1", "a2", "b2"),
+    CLOCKWISE: ("a1", "b2", "a2", "b1"),
+}
+DEFAULT_SIDE_NAMES = {"a": "side A", "b": "side B"}
+
+
+class Refusal(Exception):
+    """A request the sheet refuses. Nothing was changed."""
+
+    status = 400
+
+    def __init__(self, template, **params):
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
+
+    @property
+    def message(self):
+        return str(self)
+
+
+class InvalidInput(Refusal):
+    """The input itself is wrong: a number out of range, a contradiction."""
+
+
+class Conflict(Refusal):
+    """The sheet already holds something that rules this out."""
+
+    status = 409
+
+
+def other(side):
+    return "b" if side == "a" else "a"
+
+
+def side_of(seat):
+    return seat[0]
+
+
+# Numbers ---------------------------------------------------------------------
+
+
+def whole_number(value, what, low=0, high=None):
+    """Read a whole number from a form or JSON value, between low and high.
+
+    Accepts ints, integral floats and digit strings; refuses booleans,
+    fractions, NaN, infinities, text and anything out of range.
+    """
+    number = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float):
+        if isfinite(value) and value.is_integer():
+            number = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.lstrip("-").isdigit() and len(text) <= 12:
+            number = int(text)
+    if number is None:
+        raise InvalidInput(_("%(what)s must be a whole number."), what=what)
+    if number < 0 <= low:
+        raise InvalidInput(_("%(what)s can't be negative: the sheet only goes upward."), what=what)
+    if number < low or (high is not None and number > high):
+        raise InvalidInput(
+            _("%(what)s must be a whole number from %(low)s to %(high)s."),
+            what=what,
+            low=low,
+            high=high,
+        )
+    return number
+
+
+# The calculator --------------------------------------------------------------
+
+
+def card_points(aces=0, sevens=0, kings=0, jacks=0, queens=0):
+    """The card points of the counting cards a side took, each count 0..4."""
+    counts = {"aces": aces, "sevens": sevens, "kings": kings, "jacks": jacks, "queens": queens}
+    total = 0
+    for rank, count in counts.items():
+        count = whole_number(count, CARD_LABELS[rank], 0, CARDS_PER_RANK)
+        total += CARD_VALUES[rank] * count
+    return total
+
+
+def check_points(points):
+    points = whole_number(points, _("Points"), 0, DECK_POINTS)
+    if points in UNREACHABLE_POINTS:
+        raise InvalidInput(
+            _("%(points)s points can't happen: no set of cards adds up to 1 or 119."),
+            points=points,
+        )
+    return points
+
+
+def games_for_points(points, every_trick=False):
+    """Games a side wins for its card points in one deal."""
+    points = check_points(points)
+    if every_trick:
+        if points < DECK_POINTS:
+            raise InvalidInput(
+                _("Every trick means all 120 points, not %(points)s."), points=points
+            )
+        return BANDEIRA_GAMES
+    if points > 90:
+        return 2
+    if points > HALF:
+        return 1
+    return 0
+
+
+@dataclass(frozen=True)
+class Calculation:
+    points: int
+    other_points: int
+    games: int
+    tie: bool
+
+
+def calculate(points=None, cards=None, every_trick=False):
+    """The calculator: from points, or from counts of cards, to games."""
+    if (points is None) == (cards is None):
+        raise InvalidInput(_("Give either the points or the cards, not both or neither."))
+    if cards is not None:
+        unknown = set(cards) - set(CARD_VALUES)
+        if unknown:
+            raise InvalidInput(
+                _("Only aces, sevens, kings, jacks and queens count, not %(names)s."),
+                names=", ".join(sorted(map(str, unknown))),
+            )
+        points = card_points(**cards)
+    games = games_for_points(points, every_trick=every_trick)
+    points = int(points)
+    return Calculation(
+        points=points,
+        other_points=DECK_POINTS - points,
+        games=games,
+        tie=points == HALF,
+    )
+
+
+# Deals -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One row of the sheet: the games each side entered (None while empty)."""
+
+    a: int | None = None
+    b: int | None = None
+    sweep: bool = False
+
+    def cell(self, side):
+        return self.a if side == "a" else self.b
+
+    @property
+    def complete(self):
+        return self.a is not None and self.b is not None
+
+    @property
+    def tie(self):
+        return self.a == 0 and self.b == 0
+
+    @property
+    def winner(self):
+        if self.a:
+            return "a"
+        if self.b:
+            return "b"
+        return None
+
+    @property
+    def games(self):
+        return (self.a or 0) + (self.b or 0)
+
+    def with_cell(self, side, games):
+        cells = {"a": self.a, "b": self.b, side: games}
+        return Deal(a=cells["a"], b=cells["b"], sweep=self.sweep)
+
+
+def pending_extra(deals):
+    """Extra games the deal after these is worth: one per tie in a row just before it."""
+    extra = 0
+    for deal in reversed(deals):
+        if not deal.complete:
+            continue
+        if not deal.tie:
+            break
+        extra += 1
+    return extra
+
+
+def cell_limit(pending):
+    return BANDEIRA_GAMES + pending
+
+
+def check_games(games, pending):
+    """What a cell may hold: a whole number from 0 to 4 plus the pending extras."""
+    games = whole_number(games, _("Games"))
+    limit = cell_limit(pending)
+    if games > limit:
+        if pending:
+            raise InvalidInput(
+                _(
+                    "A deal can't be worth %(games)s games here: with %(pending)s extra "
+                    "pending the most is %(limit)s."
+                ),
+                games=games,
+                pending=pending,
+                limit=limit,
+            )
+        raise InvalidInput(
+            _(
+                "A deal can't be worth %(games)s games here: with no tie pending "
+                "the most is %(limit)s."
+            ),
+            games=games,
+            limit=limit,
+        )
+    return games
+
+
+def check_sweep(games, sweep):
+    if sweep and games < BANDEIRA_GAMES:
+        raise InvalidInput(
+            _("A bandeira (every trick) is worth at least 4 games, not %(games)s."),
+            games=games,
+        )
+
+
+def is_sweep(games, sweep, pending):
+    """A deal is a bandeira when marked so, or when only a sweep can explain its games."""
+    return bool(sweep) or games >= BANDEIRA_GAMES + pending
+
+
+def enter(deal, side, games, *, number, pending, sweep=False, names=DEFAULT_SIDE_NAMES):
+    """The deal after ``side`` enters ``games`` in it.
+
+    At most one side wins games in a deal: a positive entry completes the deal
+    and the other cell reads 0. A cell already filled is refused as already
+    recorded, so a double tap or two phones at once count nothing twice.
+    """
+    if side not in SIDES:
+        raise InvalidInput(_("The side must be a or b."))
+    deal = deal or Deal()
+    games = check_games(games, pending)
+    check_sweep(games, sweep)
+    mine, theirs = deal.cell(side), deal.cell(other(side))
+    if games and theirs:
+        raise Conflict(
+            _(
+                "Deal %(number)s is already claimed: %(side)s won %(games)s in it. "
+                "Only one side can win games in a deal."
+            ),
+            number=number,
+            side=names[other(side)],
+            games=theirs,
+        )
+    if mine is not None:
+        raise Conflict(
+            _(
+                "Deal %(number)s already has %(games)s for %(side)s: it was already "
+                "recorded, and nothing was counted twice."
+            ),
+            number=number,
+            games=mine,
+            side=names[side],
+        )
+    entered = deal.with_cell(side, games)
+    if games:
+        entered = entered.with_cell(other(side), 0)
+        entered = Deal(entered.a, entered.b, sweep=is_sweep(games, sweep, pending))
+    return entered
+
+
+# Rubbers ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    games: dict
+    winner: str | None = None
+    won_at: int | None = None
+    marks: tuple = field(default=())
+
+    @property
+    def over(self):
+        return self.winner is not None
+
+
+def totals(deals):
+    return {
+        "a": sum(deal.a or 0 for deal in deals if deal.complete),
+        "b": sum(deal.b or 0 for deal in deals if deal.complete),
+    }
+
+
+def result(deals, target=TARGET):
+    """Totals, the winner (first side to reach the target in a complete deal) and marks.
+
+    Marks change no score: "bandeira" when a deal was swept, "shutout" for a
+    rubber won with the losers on 0 over two or more scoring deals (a gato in
+    Brazil), "chapeu" for a win with the losers on 1.
+    """
+    running = {"a": 0, "b": 0}
+    winner = won_at = None
+    for number, deal in enumerate(deals, start=1):
+        if not deal.complete:
+            continue
+        running["a"] += deal.a
+        running["b"] += deal.b
+        if winner is None and max(running.values()) >= target:
+            winner = "a" if running["a"] >= target else "b"
+            won_at = number
+            break
+    games = totals(deals[:won_at] if won_at else deals)
+    marks = []
+    if winner:
+        played = deals[:won_at]
+        if any(deal.sweep for deal in played):
+            marks.append("bandeira")
+        loser_games = games[other(winner)]
+        scoring_deals = sum(1 for deal in played if deal.winner == winner)
+        if loser_games == 0 and scoring_deals >= 2:
+            marks.append("shutout")
+        if loser_games == 1:
+            marks.append("chapeu")
+    return Result(games=games, winner=winner, won_at=won_at, marks=tuple(marks))
+
+
+def check_sheet(deals, target=TARGET):
+    """Check a whole sheet after a correction: each cell within its limit, and no
+    deal after the one that wins the rubber."""
+    for number, deal in enumerate(deals, start=1):
+        pending = pending_extra(deals[: number - 1])
+        for side in SIDES:
+            if deal.cell(side) is not None:
+                games = check_games(deal.cell(side), pending)
+                if deal.sweep and games:
+                    check_sweep(games, deal.sweep)
+        if deal.a and deal.b:
+            raise InvalidInput(
+                _("Only one side can win games in a deal: deal %(number)s has both."),
+                number=number,
+            )
+    outcome = result(deals, target)
+    if outcome.won_at is not None and outcome.won_at < len(deals):
+        later = (
+            str(len(deals))
+            if outcome.won_at + 1 == len(deals)
+            else f"{outcome.won_at + 1}–{len(deals)}"
+        )
+        raise InvalidInput(
+            _(
+                "This would end the rubber at deal %(won_at)s, but deals %(later)s come "
+                "after it: correct deals %(later)s first."
+            ),
+            won_at=outcome.won_at,
+            later=later,
+        )
+    return outcome
+
+
+def current_deal(deals):
+    """The number of the deal being entered: the last one if incomplete, else the next."""
+    if deals and not deals[-1].complete:
+        return len(deals)
+    return len(deals) + 1
+
+
+# Seats -----------------------------------------------------------------------
+
+
+def dealer(number, first_dealer, direction=COUNTERCLOCKWISE):
+    """The seat dealing deal ``number``: the deal passes on one seat after every deal."""
+    order = TURN_ORDER[direction]
+    return order[(order.index(first_dealer) + number - 1) % len(order)]
+
+
+def leader(number, first_dealer, direction=COUNTERCLOCKWISE):
+    """The seat leading the first trick: the next player in turn after the dealer
+    (on the dealer's right counter-clockwise, on the left clockwise)."""
+    order = TURN_ORDER[direction]
+    return order[(order.index(dealer(number, first_dealer, direction)) + 1) % len(order)]

@@ -1,0 +1,55 @@
+"""The cast: host Ana, her partner Rui, opponents Zé and Maria, outsider Olga."""
+
+import os
+
+import pytest
+
+from matches.models import Match, User
+
+# Playwright's sync API runs an event loop in the test thread, beside live_server.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def make_user(username, name):
+    user = User.objects.create_user(username=username, password="sueca-na-mesa-42")
+    user.display_name = name
+    user.save(update_fields=["display_name"])
+    return user
+
+
+@pytest.fixture
+def ana(db):
+    return make_user("ana", "Ana")
+
+
+@pytest.fixture
+def rui(db):
+    return make_user("rui", "Rui")
+
+
+@pytest.fixture
+def ze(db):
+    return make_user("ze", "Zé")
+
+
+@pytest.fixture
+def maria(db):
+    return make_user("maria", "Maria")
+
+
+@pytest.fixture
+def olga(db):
+    return make_user("olga", "Olga")
+
+
+SEAT_NAMES = {"a1": "Ana", "a2": "Rui", "b1": "Zé", "b2": "Maria"}
+
+
+@pytest.fixture
+def match(ana, rui, ze, maria):
+    """Ana hosts from seat a1 with Rui; Zé and Maria hold side b."""
+    match = Match.objects.start(ana, SEAT_NAMES, host_seat="a1", first_dealer="a1")
+    match.join(rui, token=match.join_token, position="a2")
+    match.join(ze, token=match.join_token, position="b1")
+    match.join(maria, token=match.join_token, position="b2")
+    return match
