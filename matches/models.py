@@ -578,6 +578,41 @@ class Match(models.Model):
             match._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
         self.refresh_from_db()
 
+    def rematch(self, by, seats=None):
+        """The host starts the next rubber of the same night.
+
+        ``seats`` maps each seat of the new match to the seat of this one whose
+        player sits there (e.g. {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
+        swaps partners); None keeps the same pairs. Everyone seated before is
+        seated again, and the deal carries on round the table.
+        """
+        moves = dict(seats) if seats else {position: position for position in rules.SEATS}
+        if sorted(moves) != sorted(rules.SEATS) or sorted(moves.values()) != sorted(rules.SEATS):
+            raise rules.InvalidInput(
+                _("Give each of the four seats exactly one of this match's players.")
+            )
+        with transaction.atomic():
+            match = self._locked()
+            if not match.is_host(by):
+                raise NotAllowed(_("Only the host can start a rematch."))
+            if match.status == self.IN_PLAY:
+                raise rules.Conflict(_("This rubber is still in play: finish it or end it first."))
+            old = {seat.position: seat for seat in match.seats.all()}
+            following = Match.objects.create(
+                host=match.host,
+                night=match.night,
+                direction=match.direction,
+                first_dealer=match.dealer(len(match.sheet()) + 1),
+            )
+            Seat.objects.bulk_create(
+                Seat(match=following, position=new, name=old[was].name, user=old[was].user)
+                for new, was in moves.items()
+            )
+            following._log(by, Event.START, after={"rematch_of": match.pk, "seats": moves})
+            match._commit(by, Event.REMATCH, after={"match": following.pk, "seats": moves})
+        self.refresh_from_db()
+        return following
+
     # Where the table is --------------------------------------------------
 
     def dealer(self, number):
@@ -668,6 +703,7 @@ class Event(models.Model):
 
     START, JOIN, ENTRY, UNDO, CORRECTION = "start", "join", "entry", "undo", "correction"
     END, NOTE, NOTE_WITHDRAWN, RENEW = "end", "note", "note_withdrawn", "renew_links"
+    REMATCH = "rematch"
     ACTIONS = [
         (START, _("started the match")),
         (JOIN, _("took a seat")),
@@ -678,6 +714,7 @@ class Event(models.Model):
         (NOTE, _("noted a revoke")),
         (NOTE_WITHDRAWN, _("withdrew a note")),
         (RENEW, _("renewed the links")),
+        (REMATCH, _("started a rematch")),
     ]
     SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION)
 
