@@ -103,7 +103,7 @@ def whole_number(value, what, low=0, high=None):
             number = int(value)
     elif isinstance(value, str):
         text = value.strip()
-        if text.isascii() and text.lstrip("-").isdigit() and len(text) <= 12:
+        if text.isascii() and text.removeprefix("-").isdigit() and len(text) <= 12:
             number = int(text)
     if number is None:
         raise InvalidInput(_("%(what)s must be a whole number."), what=what)
