@@ -7,6 +7,7 @@ phones writing at once can never both win.
 """
 
 import secrets
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -82,6 +83,14 @@ def clean_name(name, what=None):
     return name
 
 
+class NightQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Nights the user hosted or held a seat in."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(host=user) | Q(matches__seats__user=user)).distinct()
+
+
 class Night(models.Model):
     """The rubbers one table plays in one sitting."""
 
@@ -92,11 +101,91 @@ class Night(models.Model):
     )
     created = models.DateTimeField(default=timezone.now)
 
+    objects = NightQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created"]
 
     def __str__(self):
         return self.name
+
+    def rubbers(self):
+        """The night's matches in the order they were played, with their seats
+        (uses prefetched matches when there)."""
+        matches = getattr(self, "_prefetched_objects_cache", {}).get("matches")
+        if matches is None:
+            matches = self.matches.prefetch_related("seats")
+        return sorted(matches, key=lambda match: (match.created, match.pk))
+
+    def tally(self):
+        """Per pair and per player: rubbers, rubbers won, games, bandeiras,
+        shutouts, chapéus and rubbers ended early.
+
+        A player is their account where they sat with one, else the seat's
+        name; a pair is its two players, whichever side they sat on. Only the
+        results stored on each match are read, so the queries stay two however
+        long the night.
+        """
+        players, pairs = {}, {}
+        for match in self.rubbers():
+            seats = match.seat_list()
+            for side in rules.SIDES:
+                sitting = [seat for seat in seats if seat.side == side]
+                keys = []
+                for seat in sitting:
+                    key = ("user", seat.user_id) if seat.user_id else ("name", seat.name)
+                    if key not in players:
+                        players[key] = PlayerStanding(name=seat.name, user=seat.user_id)
+                    players[key].count(match, side)
+                    keys.append(key)
+                pair = frozenset(keys)
+                if pair not in pairs:
+                    names = [players[key].name for key in keys]
+                    pairs[pair] = PairStanding(name=" & ".join(names), players=names)
+                pairs[pair].count(match, side)
+
+        def order(standing):
+            return (-standing.won, -standing.games, standing.name)
+
+        return {
+            "pairs": sorted(pairs.values(), key=order),
+            "players": sorted(players.values(), key=order),
+        }
+
+
+@dataclass
+class Standing:
+    """One line of a night's tally."""
+
+    name: str
+    rubbers: int = 0
+    won: int = 0
+    games: int = 0
+    bandeiras: int = 0
+    shutouts: int = 0
+    chapeus: int = 0
+    ended_early: int = 0
+
+    def count(self, match, side):
+        self.rubbers += 1
+        self.games += match.games_a if side == "a" else match.games_b
+        if match.winner == side:
+            self.won += 1
+            self.bandeiras += "bandeira" in match.marks
+            self.shutouts += "shutout" in match.marks
+            self.chapeus += "chapeu" in match.marks
+        if match.status == Match.ENDED:
+            self.ended_early += 1
+
+
+@dataclass
+class PlayerStanding(Standing):
+    user: int | None = None
+
+
+@dataclass
+class PairStanding(Standing):
+    players: list = field(default_factory=list)
 
 
 class MatchQuerySet(models.QuerySet):
