@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "matches",
 ]
 
@@ -148,10 +149,15 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
+    # Token first: DRF takes the 401 challenge (WWW-Authenticate) from the first
+    # class, and session authentication has none, which would turn 401 into 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
+    "EXCEPTION_HANDLER": "matches.api.exception_handler",
+    # The API speaks JSON; the pages post their own forms.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -162,6 +168,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "The Sueca scoresheet: matches, deals, notes and nights.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"SideEnum": "matches.rules.SIDES", "SeatEnum": "matches.rules.SEATS"},
+    # Swagger UI from the installed package, so /api/docs/ works offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Production hardening; all on whenever DEBUG is off.

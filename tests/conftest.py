@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from rest_framework.test import APIClient
 
 from matches.models import Match, User
 
@@ -53,3 +54,16 @@ def match(ana, rui, ze, maria):
     match.join(ze, token=match.join_token, position="b1")
     match.join(maria, token=match.join_token, position="b2")
     return match
+
+
+@pytest.fixture
+def api_as():
+    """An API client signed in as the given person, or anonymous with None."""
+
+    def client(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return client

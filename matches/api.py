@@ -1,0 +1,510 @@
+"""The REST API: thin views over the same model methods as the pages.
+
+Each view reads its input with a serializer, calls the model, and answers with
+the match's new state. The models check every rule and permission and raise a
+``rules.Refusal``; ``exception_handler`` turns it into the 4xx of API.md with
+the same message the page shows.
+"""
+
+from django.contrib.auth import authenticate
+from django.db.models import Prefetch
+from django.http import JsonResponse
+from django.utils.http import parse_etags
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from . import rules
+from . import serializers as s
+from .models import Match, Night, NotFound, User, explain
+
+# Errors ----------------------------------------------------------------------------
+
+
+def exception_handler(exc, context):
+    """Every refusal as ``{"detail": sentence}``; field errors keep their messages too."""
+    if isinstance(exc, rules.Refusal):
+        return Response({"detail": explain(exc)}, status=exc.status)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.ValidationError):
+        errors = response.data if isinstance(response.data, dict) else {"body": response.data}
+        response.data = {"detail": _first_error(errors), "errors": errors}
+    return response
+
+
+def _first_error(errors, path=()):
+    """The first field message as a sentence, e.g. "seats.a1: This field is required."."""
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            inner = path if key in ("non_field_errors", "body") else (*path, str(key))
+            return _first_error(value, inner)
+    if isinstance(errors, list) and errors:
+        if all(isinstance(item, str) for item in errors):
+            message = str(errors[0])
+            return f"{'.'.join(path)}: {message}" if path else message
+        for index, item in enumerate(errors):
+            if item:
+                return _first_error(item, (*path, str(index)))
+    return gettext("The request was not valid.")
+
+
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/: a JSON 404 like the API's own."""
+    return JsonResponse({"detail": gettext("There is no such page in the API.")}, status=404)
+
+
+ERRORS = {
+    400: OpenApiResponse(s.ValidationErrorSerializer, description="Bad input."),
+    401: OpenApiResponse(s.ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(s.ErrorSerializer, description="Not allowed."),
+    404: OpenApiResponse(s.ErrorSerializer, description="No such thing, or not visible to you."),
+    409: OpenApiResponse(s.ErrorSerializer, description="The sheet changed under you."),
+}
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the sheet is still at this version.")
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag of the sheet you have: 304 while it is unchanged.",
+)
+
+
+def errors(*codes):
+    return {code: ERRORS[code] for code in codes}
+
+
+# Reading matches -------------------------------------------------------------------
+
+
+NO_MATCH = _("There is no such match, or you can't see it.")
+
+
+def _id(value, refusal=NO_MATCH):
+    """A path id that can name a row; bigger numbers name nothing (and would
+    overflow the database's bigint)."""
+    if value > s.MAX_ID:
+        raise NotFound(refusal)
+    return value
+
+
+def _visible_match(request, id):
+    match = Match.objects.visible_to(request.user).filter(pk=_id(id)).first()
+    if match is None:
+        raise NotFound(NO_MATCH)
+    return match
+
+
+def _full(queryset):
+    """A queryset that reads a whole sheet in a fixed number of queries."""
+    return queryset.select_related("host").prefetch_related("seats", "deals", "notes")
+
+
+def _match_response(request, id, status=status.HTTP_200_OK):
+    match = _full(Match.objects.filter(pk=id)).get()
+    return _sheet(request, match, status)
+
+
+def _sheet(request, match, status=status.HTTP_200_OK, watching=False):
+    show_tokens = not watching and match.is_host(request.user)
+    data = s.MatchSerializer(match, context={"show_tokens": show_tokens}).data
+    return Response(data, status=status, headers={"ETag": _etag(match, show_tokens)})
+
+
+def _etag(match, show_tokens):
+    # The host's body holds the tokens, so it is a different representation.
+    return f'"{match.version}{"-host" if show_tokens else ""}"'
+
+
+def _unchanged(request, etag):
+    """True when If-None-Match already names this version (weak tags count too)."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return False
+    tags = [tag.removeprefix("W/") for tag in parse_etags(header)]
+    return "*" in tags or etag in tags
+
+
+def _not_modified(etag):
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+
+
+# Accounts ---------------------------------------------------------------------------
+
+
+@extend_schema(
+    operation_id="guest",
+    summary="Create a guest account",
+    description="A guest account with only a display name, and its API token.",
+    request=s.GuestSerializer,
+    responses={201: s.GuestTokenSerializer, **errors(400)},
+    tags=["accounts"],
+)
+@api_view(["POST"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def guest(request):
+    serializer = s.GuestSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    user = User.create_guest(serializer.validated_data["name"])
+    token = Token.objects.create(user=user)
+    return Response(
+        {"token": token.key, "user": {"id": user.pk, "name": user.name}},
+        status=status.HTTP_201_CREATED,
+    )
+
+
+@extend_schema(
+    operation_id="token",
+    summary="Get an API token",
+    description="The token for an account with a password.",
+    request=s.LoginSerializer,
+    responses={200: s.TokenSerializer, **errors(400)},
+    tags=["accounts"],
+)
+@api_view(["POST"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def token(request):
+    serializer = s.LoginSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    user = authenticate(request._request, **serializer.validated_data)
+    if user is None:
+        raise rules.InvalidInput(_("Wrong username or password."))
+    key, _created = Token.objects.get_or_create(user=user)
+    return Response({"token": key.key})
+
+
+# The calculator -----------------------------------------------------------------------
+
+
+@extend_schema(
+    operation_id="calculate",
+    summary="Points or cards to games",
+    description="Either the points or the cards of one side; no sign-in needed.",
+    request=s.CalculatorSerializer,
+    responses={200: s.CalculationSerializer, **errors(400)},
+    tags=["calculator"],
+)
+@api_view(["POST"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def calculator(request):
+    serializer = s.CalculatorSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    calculation = rules.calculate(
+        points=data.get("points"), cards=data.get("cards"), every_trick=data["every_trick"]
+    )
+    return Response(s.CalculationSerializer(calculation).data)
+
+
+# Matches -------------------------------------------------------------------------------
+
+
+@extend_schema(
+    methods=["GET"],
+    operation_id="list_matches",
+    summary="My matches",
+    description="The matches the caller hosted or sat in, newest first.",
+    parameters=[s.MatchFilterSerializer],
+    responses={200: s.MatchPageSerializer, **errors(400, 401, 404)},
+    tags=["matches"],
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="start_match",
+    summary="Start a match",
+    description="The caller is the host; with host_seat they also hold that seat.",
+    request=s.MatchCreateSerializer,
+    responses={201: s.MatchSerializer, **errors(400, 401, 403)},
+    tags=["matches"],
+)
+@api_view(["GET", "POST"])
+def matches(request):
+    if request.method == "POST":
+        return _start(request)
+    filters = s.MatchFilterSerializer(data=request.query_params)
+    filters.is_valid(raise_exception=True)
+    queryset = Match.objects.visible_to(request.user).select_related("host")
+    if "status" in filters.validated_data:
+        queryset = queryset.filter(status=filters.validated_data["status"])
+    if "night" in filters.validated_data:
+        queryset = queryset.filter(night_id=filters.validated_data["night"])
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(queryset.prefetch_related("seats"), request)
+    return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)
+
+
+def _start(request):
+    serializer = s.MatchCreateSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    night = None
+    if data["night"] is not None:
+        night = Night.objects.visible_to(request.user).filter(pk=data["night"]).first()
+        if night is None:
+            raise rules.InvalidInput(_("There is no such night of yours."))
+    match = Match.objects.start(
+        request.user,
+        data["seats"],
+        host_seat=data["host_seat"],
+        direction=data["direction"],
+        first_dealer=data["first_dealer"],
+        night=night,
+    )
+    return _match_response(request, match.pk, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    operation_id="get_match",
+    summary="A match's sheet",
+    description=(
+        "The whole sheet. The ETag carries the version: send it back in If-None-Match "
+        "and an unchanged sheet answers 304 with no body."
+    ),
+    parameters=[IF_NONE_MATCH],
+    responses={200: s.MatchSerializer, 304: NOT_MODIFIED, **errors(401, 404)},
+    tags=["matches"],
+)
+@api_view(["GET"])
+def match_detail(request, id):
+    match = _visible_match(request, id)
+    etag = _etag(match, match.is_host(request.user))
+    if _unchanged(request, etag):
+        return _not_modified(etag)
+    return _match_response(request, match.pk)
+
+
+@extend_schema(
+    operation_id="join_match",
+    summary="Take a free seat",
+    description="With the join link's token; the caller takes the seat.",
+    request=s.JoinSerializer,
+    responses={200: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
+    tags=["matches"],
+)
+@api_view(["POST"])
+def join(request, id):
+    serializer = s.JoinSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    match = Match.objects.filter(pk=_id(id)).first()
+    if match is None:
+        raise NotFound(NO_MATCH)
+    match.join(request.user, token=data["token"], position=data["seat"], name=data.get("name"))
+    return _match_response(request, match.pk)
+
+
+@extend_schema(
+    operation_id="watch_match",
+    summary="Follow a match read-only",
+    description="No sign-in: the watch link's token is enough. Never shows the tokens.",
+    parameters=[IF_NONE_MATCH],
+    responses={200: s.MatchSerializer, 304: NOT_MODIFIED, **errors(404)},
+    tags=["matches"],
+)
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def watch(request, watch_token):
+    match = Match.objects.filter(watch_token=watch_token).only("id", "version").first()
+    if match is None:
+        raise NotFound(_("This watch link is not valid: ask the host for the new one."))
+    etag = _etag(match, show_tokens=False)
+    if _unchanged(request, etag):
+        return _not_modified(etag)
+    match = _full(Match.objects.filter(pk=match.pk)).get()
+    return _sheet(request, match, watching=True)
+
+
+@extend_schema(
+    operation_id="renew_links",
+    summary="Renew the links",
+    description="New join and watch tokens (host only); the old links stop working.",
+    request=None,
+    responses={200: s.MatchSerializer, **errors(401, 403, 404)},
+    tags=["matches"],
+)
+@api_view(["POST"])
+def renew_links(request, id):
+    _visible_match(request, id).renew_links(request.user)
+    return _match_response(request, id)
+
+
+# Playing ------------------------------------------------------------------------------
+
+
+@extend_schema(
+    operation_id="enter_games",
+    summary="Enter a deal's games",
+    description="A member enters their own side's column, the host either side's.",
+    request=s.EntrySerializer,
+    responses={201: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
+    tags=["playing"],
+)
+@api_view(["POST"])
+def entries(request, id):
+    match = _visible_match(request, id)
+    serializer = s.EntrySerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    match.record(request.user, **serializer.validated_data)
+    return _match_response(request, id, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    operation_id="undo_entry",
+    summary="Undo the latest entry",
+    description="Its author or the host, while nothing has been entered after it.",
+    request=None,
+    responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)},
+    tags=["playing"],
+)
+@api_view(["POST"])
+def undo(request, id):
+    _visible_match(request, id).undo(request.user)
+    return _match_response(request, id)
+
+
+@extend_schema(
+    operation_id="correct_deal",
+    summary="Correct a deal",
+    description="The host sets both cells of a deal at once, under the same rules.",
+    request=s.CorrectionSerializer,
+    responses={200: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
+    tags=["playing"],
+)
+@api_view(["PUT"])
+def correct(request, id, number):
+    match = _visible_match(request, id)
+    serializer = s.CorrectionSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    match.correct(request.user, number=number, **serializer.validated_data)
+    return _match_response(request, id)
+
+
+@extend_schema(
+    operation_id="add_note",
+    summary="Note a revoke",
+    description="Beside the sheet: a note never changes the tally.",
+    request=s.NoteCreateSerializer,
+    responses={201: s.NoteSerializer, **errors(400, 401, 403, 404)},
+    tags=["playing"],
+)
+@api_view(["POST"])
+def notes(request, id):
+    match = _visible_match(request, id)
+    serializer = s.NoteCreateSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    note = match.add_note(request.user, **serializer.validated_data)
+    names = s.Names(_full(Match.objects.filter(pk=id)).get())
+    return Response(
+        s.NoteSerializer(note, context={"names": names}).data, status=status.HTTP_201_CREATED
+    )
+
+
+@extend_schema(
+    operation_id="withdraw_note",
+    summary="Withdraw a note",
+    description="Its author or the host; the note and its withdrawal stay in the history.",
+    request=None,
+    responses={204: None, **errors(401, 403, 404)},
+    tags=["playing"],
+)
+@api_view(["DELETE"])
+def note(request, id, note_id):
+    match = _visible_match(request, id)
+    match.withdraw_note(request.user, _id(note_id, _("There is no such note in this match.")))
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    operation_id="end_match",
+    summary="End the match",
+    description="A member or the host ends a rubber before the target; nobody wins it.",
+    request=None,
+    responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)},
+    tags=["playing"],
+)
+@api_view(["POST"])
+def end(request, id):
+    _visible_match(request, id).end(request.user)
+    return _match_response(request, id)
+
+
+@extend_schema(
+    operation_id="match_history",
+    summary="The match's history",
+    description="Every change, oldest first: who, when, the values before and after.",
+    responses={200: s.EventSerializer(many=True), **errors(401, 404)},
+    tags=["playing"],
+)
+@api_view(["GET"])
+def history(request, id):
+    match = _visible_match(request, id)
+    match = Match.objects.select_related("host").prefetch_related("seats").get(pk=match.pk)
+    events = match.events.select_related("by").order_by("id")
+    return Response(s.EventSerializer(events, many=True, context={"names": s.Names(match)}).data)
+
+
+@extend_schema(
+    operation_id="rematch",
+    summary="Start the next rubber",
+    description=(
+        "The host starts the next match of the same night, with the same pairs (seats "
+        "null) or with the players moved."
+    ),
+    request=s.RematchSerializer,
+    responses={201: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
+    tags=["playing"],
+)
+@api_view(["POST"])
+def rematch(request, id):
+    match = _visible_match(request, id)
+    serializer = s.RematchSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    following = match.rematch(request.user, seats=serializer.validated_data["seats"])
+    return _match_response(request, following.pk, status.HTTP_201_CREATED)
+
+
+# Nights --------------------------------------------------------------------------------
+
+
+@extend_schema(
+    operation_id="get_night",
+    summary="A night and its tally",
+    description=(
+        "The night's rubbers in order, and per pair and per player the rubbers won, "
+        "games, bandeiras, shutouts, chapéus and rubbers ended early."
+    ),
+    responses={200: s.NightSerializer, **errors(401, 404)},
+    tags=["nights"],
+)
+@api_view(["GET"])
+def night(request, id):
+    no_night = _("There is no such night, or you can't see it.")
+    rubbers = Match.objects.select_related("host").prefetch_related("seats")
+    night = (
+        Night.objects.visible_to(request.user)
+        .filter(pk=_id(id, no_night))
+        .prefetch_related(Prefetch("matches", queryset=rubbers))
+        .first()
+    )
+    if night is None:
+        raise NotFound(no_night)
+    data = {
+        "id": night.pk,
+        "name": night.name,
+        "place": night.place,
+        "created": night.created,
+        "matches": night.rubbers(),
+        "tally": night.tally(),
+    }
+    return Response(s.NightSerializer(data).data)

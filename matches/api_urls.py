@@ -1,0 +1,28 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import api
+
+urlpatterns = [
+    path("auth/guest/", api.guest, name="api-guest"),
+    path("auth/token/", api.token, name="api-token"),
+    path("calculator/", api.calculator, name="api-calculator"),
+    path("matches/", api.matches, name="api-matches"),
+    path("matches/<int:id>/", api.match_detail, name="api-match"),
+    path("matches/<int:id>/join/", api.join, name="api-join"),
+    path("matches/<int:id>/links/", api.renew_links, name="api-renew-links"),
+    path("matches/<int:id>/entries/", api.entries, name="api-entries"),
+    path("matches/<int:id>/undo/", api.undo, name="api-undo"),
+    path("matches/<int:id>/deals/<int:number>/", api.correct, name="api-correct"),
+    path("matches/<int:id>/notes/", api.notes, name="api-notes"),
+    path("matches/<int:id>/notes/<int:note_id>/", api.note, name="api-note"),
+    path("matches/<int:id>/end/", api.end, name="api-end"),
+    path("matches/<int:id>/history/", api.history, name="api-history"),
+    path("matches/<int:id>/rematch/", api.rematch, name="api-rematch"),
+    path("watch/<str:watch_token>/", api.watch, name="api-watch"),
+    path("nights/<int:id>/", api.night, name="api-night"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Anything else under /api/ answers in JSON too, not with the HTML 404 page.
+    re_path(r"^", api.not_found),
+]
