@@ -109,6 +109,10 @@ def whole_number(value, what, low=0, high=None):
         raise InvalidInput(_("%(what)s must be a whole number."), what=what)
     if number < 0 <= low:
         raise InvalidInput(_("%(what)s can't be negative: the sheet only goes upward."), what=what)
+    if number < low and high is None:
+        raise InvalidInput(
+            _("%(what)s must be a whole number, %(low)s or more."), what=what, low=low
+        )
     if number < low or (high is not None and number > high):
         raise InvalidInput(
             _("%(what)s must be a whole number from %(low)s to %(high)s."),
