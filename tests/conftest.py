@@ -11,6 +11,12 @@ from matches.models import Match, User
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # The cast's passwords cost about a second a test with the production hasher.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username, name):
     user = User.objects.create_user(username=username, password="sueca-na-mesa-42")
     user.display_name = name
