@@ -189,6 +189,13 @@ def test_cell_refuses_anything_but_a_whole_number(games):
         rules.check_games(games, pending=3)
 
 
+def test_a_number_with_no_upper_bound_says_its_lower_bound():
+    with refused(InvalidInput, "The deal must be a whole number, 1 or more."):
+        rules.whole_number(0, "The deal", 1)
+    with refused(InvalidInput, "Aces must be a whole number from 0 to 4."):
+        rules.whole_number(5, "Aces", 0, 4)
+
+
 # Entering a deal --------------------------------------------------------------
 
 
