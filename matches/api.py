@@ -7,7 +7,7 @@ the same message the page shows.
 """
 
 from django.contrib.auth import authenticate
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import JsonResponse
 from django.utils.http import parse_etags
 from django.utils.translation import gettext
@@ -96,15 +96,18 @@ def _id(value, refusal=NO_MATCH):
 
 
 def _visible_match(request, id):
-    match = Match.objects.visible_to(request.user).filter(pk=_id(id)).first()
+    match = Match.objects.visible_to(request.user).select_related("host").filter(pk=_id(id)).first()
     if match is None:
         raise NotFound(NO_MATCH)
     return match
 
 
+SHEET = ("seats", "deals", "notes")
+
+
 def _full(queryset):
     """A queryset that reads a whole sheet in a fixed number of queries."""
-    return queryset.select_related("host").prefetch_related("seats", "deals", "notes")
+    return queryset.select_related("host").prefetch_related(*SHEET)
 
 
 def _match_response(request, id, status=status.HTTP_200_OK):
@@ -280,7 +283,8 @@ def match_detail(request, id):
     etag = _etag(match, match.is_host(request.user))
     if _unchanged(request, etag):
         return _not_modified(etag)
-    return _match_response(request, match.pk)
+    prefetch_related_objects([match], *SHEET)
+    return _sheet(request, match)
 
 
 @extend_schema(
@@ -406,7 +410,7 @@ def notes(request, id):
     note = match.add_note(request.user, **serializer.validated_data)
     names = s.Names(_full(Match.objects.filter(pk=id)).get())
     return Response(
-        s.NoteSerializer(note, context={"names": names}).data, status=status.HTTP_201_CREATED
+        s.NoteSerializer(s.note_reading(note, names)).data, status=status.HTTP_201_CREATED
     )
 
 

@@ -42,7 +42,7 @@ class UserSerializer(serializers.Serializer):
 
 
 class GuestSerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="The display name the table will see.")
+    name = serializers.CharField(allow_blank=True, help_text="The display name the table will see.")
 
 
 class GuestTokenSerializer(serializers.Serializer):
@@ -71,14 +71,14 @@ class CardsSerializer(serializers.Serializer):
     jacks = serializers.IntegerField(required=False, default=0)
     queens = serializers.IntegerField(required=False, default=0)
 
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
+    def to_internal_value(self, data):
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
         if unknown:
             raise serializers.ValidationError(
                 _("Only aces, sevens, kings, jacks and queens count, not %(names)s.")
-                % {"names": ", ".join(map(str, unknown))}
+                % {"names": ", ".join(unknown)}
             )
-        return attrs
+        return super().to_internal_value(data)
 
 
 class CalculatorSerializer(serializers.Serializer):
@@ -102,10 +102,11 @@ class CalculationSerializer(serializers.Serializer):
 
 
 class SeatNamesSerializer(serializers.Serializer):
-    a1 = serializers.CharField()
-    a2 = serializers.CharField()
-    b1 = serializers.CharField()
-    b2 = serializers.CharField()
+    # Blank names reach the model, which says which name is missing and why.
+    a1 = serializers.CharField(allow_blank=True)
+    a2 = serializers.CharField(allow_blank=True)
+    b1 = serializers.CharField(allow_blank=True)
+    b2 = serializers.CharField(allow_blank=True)
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -235,20 +236,18 @@ class NoteSerializer(serializers.Serializer):
     withdrawn_at = serializers.DateTimeField(allow_null=True)
     created = serializers.DateTimeField()
 
-    def to_representation(self, note):
-        names = self.context.get("names")
-        return super().to_representation(
-            {
-                "id": note.pk,
-                "side": note.side,
-                "deal": note.deal,
-                "text": note.text,
-                "author": names(note.author_id) if names else note.author.name,
-                "withdrawn": note.withdrawn,
-                "withdrawn_at": note.withdrawn_at,
-                "created": note.created,
-            }
-        )
+
+def note_reading(note, names):
+    return {
+        "id": note.pk,
+        "side": note.side,
+        "deal": note.deal,
+        "text": note.text,
+        "author": names(note.author_id),
+        "withdrawn": note.withdrawn,
+        "withdrawn_at": note.withdrawn_at,
+        "created": note.created,
+    }
 
 
 def _sides(match, seats):
@@ -352,9 +351,7 @@ class MatchSerializer(MatchSummarySerializer):
             "dealer": match.dealer(current) if current else None,
             "leader": match.leader(current) if current else None,
             "ended_at": match.ended_at,
-            "notes": [
-                NoteSerializer(note, context={"names": names}).data for note in match.notes.all()
-            ],
+            "notes": [note_reading(note, names) for note in match.notes.all()],
         }
         if self.context.get("show_tokens"):
             data["join_token"] = match.join_token
