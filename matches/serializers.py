@@ -159,7 +159,7 @@ class NoteCreateSerializer(serializers.Serializer):
     deal = serializers.IntegerField(
         required=False, allow_null=True, default=None, help_text="Default: the current deal."
     )
-    text = serializers.CharField()
+    text = serializers.CharField(allow_blank=True)
 
 
 class RematchSerializer(serializers.Serializer):
