@@ -623,7 +623,8 @@ class Match(models.Model):
 
     def join(self, user, *, token, position, name=None):
         """Take a free seat with the join link's token."""
-        if not secrets.compare_digest(str(token or ""), self.join_token):
+        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
+        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
             raise NotAllowed(
                 _("This join link is not valid any more: ask the host for the new one.")
             )
@@ -631,7 +632,7 @@ class Match(models.Model):
             raise rules.InvalidInput(_("Pick one of the four seats."))
         with transaction.atomic():
             match = self._locked()
-            if not secrets.compare_digest(str(token), match.join_token):
+            if not secrets.compare_digest(str(token).encode(), match.join_token.encode()):
                 raise NotAllowed(
                     _("This join link is not valid any more: ask the host for the new one.")
                 )

@@ -449,3 +449,11 @@ def test_member_cannot_renew_the_links(api_as, match, rui):
     response = api_as(rui).post(f"/api/matches/{match.pk}/links/")
     assert response.status_code == 403
     assert response.json()["detail"] == "Only the host can renew the links."
+
+
+def test_join_with_a_non_ascii_token_is_403_not_500(api_as, open_match, olga):
+    response = api_as(olga).post(
+        f"/api/matches/{open_match.pk}/join/", {"token": "ção-€", "seat": "b1"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json()["detail"]
