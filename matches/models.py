@@ -484,6 +484,15 @@ class Match(models.Model):
                 match._check_open()
             entry = match.latest_entry()
             if entry is None:
+                correction = match.events.filter(action=Event.CORRECTION).last()
+                if correction:
+                    raise rules.Conflict(
+                        _(
+                            "The host corrected deal %(number)s after the latest entries: "
+                            "entries before a correction can't be undone."
+                        ),
+                        number=correction.deal,
+                    )
                 raise rules.Conflict(_("There is no entry to undo."))
             if entry.by_id != by.pk and not match.is_host(by):
                 raise NotAllowed(

@@ -309,6 +309,18 @@ def enter(deal, side, games, *, number, pending, sweep=False, names=DEFAULT_SIDE
             side=names[other(side)],
             games=theirs,
         )
+    if mine == 0 and theirs:
+        # The 0 was filled in when the other side claimed the deal.
+        raise Conflict(
+            _(
+                "Deal %(number)s is already complete: %(winner)s won %(games)s in it, so "
+                "the 0 for %(side)s is already on the sheet."
+            ),
+            number=number,
+            winner=names[other(side)],
+            games=theirs,
+            side=names[side],
+        )
     if mine is not None:
         raise Conflict(
             _(
@@ -398,18 +410,23 @@ def check_sheet(deals, target=TARGET):
             )
     outcome = result(deals, target)
     if outcome.won_at is not None and outcome.won_at < len(deals):
-        later = (
-            str(len(deals))
-            if outcome.won_at + 1 == len(deals)
-            else f"{outcome.won_at + 1}–{len(deals)}"
-        )
+        first, last = outcome.won_at + 1, len(deals)
+        if first == last:
+            raise InvalidInput(
+                _(
+                    "This would end the rubber at deal %(won_at)s, but deal %(later)s comes "
+                    "after it: correct deal %(later)s first."
+                ),
+                won_at=outcome.won_at,
+                later=first,
+            )
         raise InvalidInput(
             _(
                 "This would end the rubber at deal %(won_at)s, but deals %(later)s come "
                 "after it: correct deals %(later)s first."
             ),
             won_at=outcome.won_at,
-            later=later,
+            later=f"{first}–{last}",
         )
     return outcome
 

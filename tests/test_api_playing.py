@@ -235,7 +235,7 @@ def test_a_correction_that_ends_the_rubber_early_is_refused(api_as, match, ana):
     refused(
         correct(api_as(ana), match, 1, {"a": 4, "b": 0}),
         400,
-        "This would end the rubber at deal 1, but deals 2 come after it: correct deals 2 first.",
+        "This would end the rubber at deal 1, but deal 2 comes after it: correct deal 2 first.",
     )
 
 

@@ -432,7 +432,7 @@ def test_undo_with_nothing_to_undo_is_refused(match, ana):
 def test_undo_after_a_correction_is_refused(match, ana, rui):
     match.record(rui, deal=1, side="a", games=1)
     match.correct(ana, number=1, a=2, b=0)
-    with refused_unchanged(rules.Conflict, "There is no entry to undo."):
+    with refused_unchanged(rules.Conflict, "The host corrected deal 1 after the latest entries"):
         match.undo(rui)
 
 

@@ -433,7 +433,7 @@ def test_check_sheet_accepts_a_sheet_won_at_its_last_deal():
 def test_check_sheet_refuses_a_sheet_that_ends_before_its_last_deal():
     with refused(
         InvalidInput,
-        "This would end the rubber at deal 2, but deals 3 come after it: correct deals 3 first.",
+        "This would end the rubber at deal 2, but deal 3 comes after it: correct deal 3 first.",
     ):
         rules.check_sheet([win("a", 2), win("a", 2), win("b", 1)])
 
@@ -573,3 +573,10 @@ def test_the_deal_goes_round_all_four_seats_with_sides_alternating(number, first
     for this, following in pairwise([*four, four[0]]):
         assert rules.side_of(this) != rules.side_of(following)
     assert rules.leader(number, first, direction) == four[1]
+
+
+def test_a_late_zero_after_the_other_side_claimed_says_the_deal_is_complete():
+    with refused(
+        Conflict, "Deal 1 is already complete: Ana & Rui won 2 in it, so the 0 for Zé & Maria"
+    ):
+        rules.enter(Deal(2, 0), "b", 0, number=1, pending=0, names=NAMES)
