@@ -12,6 +12,7 @@ from django.http import JsonResponse
 from django.utils.http import parse_etags
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authtoken.models import Token
@@ -55,6 +56,7 @@ def _first_error(errors, path=()):
     return gettext("The request was not valid.")
 
 
+@csrf_exempt  # it changes nothing, and must not answer a stray POST with the CSRF page
 def not_found(request, *args, **kwargs):
     """Any other path under /api/: a JSON 404 like the API's own."""
     return JsonResponse({"detail": gettext("There is no such page in the API.")}, status=404)

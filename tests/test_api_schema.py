@@ -1,0 +1,141 @@
+"""The OpenAPI schema: valid OpenAPI 3, every path of API.md with its bodies,
+and schemathesis fuzzing every operation against it."""
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from drf_spectacular.validation import validate_schema
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from matches.models import Match
+from scoresheet.wsgi import application
+
+# Every operation of API.md: (method, path, request body?, success status).
+CONTRACT = [
+    ("post", "/api/auth/guest/", True, "201"),
+    ("post", "/api/auth/token/", True, "200"),
+    ("post", "/api/calculator/", True, "200"),
+    ("post", "/api/matches/", True, "201"),
+    ("get", "/api/matches/", False, "200"),
+    ("get", "/api/matches/{id}/", False, "200"),
+    ("post", "/api/matches/{id}/join/", True, "200"),
+    ("get", "/api/watch/{watch_token}/", False, "200"),
+    ("post", "/api/matches/{id}/entries/", True, "201"),
+    ("post", "/api/matches/{id}/undo/", False, "200"),
+    ("put", "/api/matches/{id}/deals/{number}/", True, "200"),
+    ("post", "/api/matches/{id}/notes/", True, "201"),
+    ("delete", "/api/matches/{id}/notes/{note_id}/", False, "204"),
+    ("post", "/api/matches/{id}/end/", False, "200"),
+    ("get", "/api/matches/{id}/history/", False, "200"),
+    ("post", "/api/matches/{id}/rematch/", True, "201"),
+    ("get", "/api/nights/{id}/", False, "200"),
+]
+
+
+@pytest.fixture
+def openapi(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_schema_is_valid_openapi_3(openapi):
+    assert openapi["openapi"].startswith("3.")
+    validate_schema(openapi)  # raises on anything outside the OpenAPI 3 meta-schema
+
+
+@pytest.mark.parametrize(("method", "path", "has_body", "success"), CONTRACT)
+def test_schema_describes_every_operation_of_the_contract(openapi, method, path, has_body, success):
+    operation = openapi["paths"][path][method]
+    responses = operation["responses"]
+    assert success in responses
+    if success != "204":
+        body = responses[success]["content"]["application/json"]["schema"]
+        assert "$ref" in body.get("items", body)
+    assert "requestBody" in operation if has_body else "requestBody" not in operation
+    if has_body:
+        assert "application/json" in operation["requestBody"]["content"]
+    refusals = [status for status in responses if status.startswith("4")]
+    assert refusals
+    for status in refusals:
+        schema = responses[status]["content"]["application/json"]["schema"]
+        assert schema["$ref"] in (
+            "#/components/schemas/Error",
+            "#/components/schemas/ValidationError",
+        )
+
+
+def test_docs_page_is_served_from_the_installed_swagger_ui(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
+    assert "/api/schema/" in page
+
+
+# Fuzzing ----------------------------------------------------------------------------------
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+schema.config.generation.update(max_examples=30, with_security_parameters=False)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+
+@pytest.fixture
+def same_connection():
+    """Serve requests on the test's own database connection, as Django's test
+    client does: the WSGI app would otherwise close it between requests."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def table(match, ana, ze):
+    match.record(ana, deal=1, side="a", games=1)
+    note = match.add_note(ze, side="b", text="revoke")
+    return match, note
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("person", ["host", "member", "anonymous"])
+@schema.parametrize()
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
+def test_fuzzing_finds_no_server_error_and_no_answer_outside_the_schema(
+    case, person, table, same_connection, ana, ze
+):
+    match, note = table
+    # Point most cases at the real match, note and night, so they get past 404.
+    real = {
+        "id": match.night_id if case.path.startswith("/api/nights/") else match.pk,
+        "note_id": note.pk,
+        "watch_token": match.watch_token,
+        "number": 1,
+    }
+    parameters = case.path_parameters or {}
+    for name, value in list(parameters.items()):
+        if not (isinstance(value, int) and value % 5 == 0):
+            parameters[name] = real[name]
+    headers = {}
+    if person != "anonymous":
+        user = ana if person == "host" else ze
+        headers["Authorization"] = f"Token {Token.objects.get_or_create(user=user)[0].key}"
+    case.call_and_validate(headers=headers, checks=CHECKS)
+    assert Match.objects.filter(pk=match.pk).exists()
