@@ -116,6 +116,8 @@ AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# A refused token says so in the page (swapped in for htmx), not on a bare error page.
+CSRF_FAILURE_VIEW = "matches.views.csrf_failure"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -4,5 +4,8 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("matches.api_urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("matches.urls")),
 ]
+
+handler404 = "matches.views.not_found"
