@@ -1,5 +1,679 @@
-from django.shortcuts import render
+"""The pages players touch at the table.
+
+Each view reads the request, calls one model method and answers: the sheet
+fragment for htmx, a redirect after a plain POST. The models check every rule
+and permission; a refusal becomes a message in the page and changes nothing.
+Anyone who may not see a match gets a 404, so a stranger never learns that it
+exists.
+"""
+
+import json
+from urllib.parse import urlencode
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import Http404, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags, url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+
+from . import rules
+from .forms import GuestForm, JoinForm, KeepForm, NewMatchForm, SignUpForm
+from .models import Deal, Event, Match, RevokeNote, Seat, User, explain
+
+# Where the four arm ends of a cross sit in the SVG, in the order games fill them.
+ARMS = ((60, 25), (105, 70), (60, 115), (15, 70))
+CHECKED = ("on", "true", "1", "yes")
+
+
+# Getting in -------------------------------------------------------------------
 
 
 def home(request):
-    return render(request, "matches/home.html")
+    matches = []
+    if request.user.is_authenticated:
+        matches = Match.objects.visible_to(request.user).prefetch_related("seats")[:10]
+    return render(request, "matches/home.html", {"matches": matches, "guest_form": GuestForm()})
+
+
+def _next_url(request, default="home"):
+    """The page to go back to (a join link, say), if it is one of ours."""
+    url = request.POST.get("next") or request.GET.get("next")
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return reverse(default)
+
+
+@require_http_methods(["GET", "POST"])
+def guest(request):
+    form = GuestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, User.create_guest(form.cleaned_data["name"]))
+        return redirect(_next_url(request))
+    return render(request, "registration/guest.html", {"form": form, "next": _next_url(request)})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated and request.user.is_guest:
+        # A guest keeps their matches by setting a password, not by a new account.
+        return redirect(f"{reverse('keep')}?{urlencode({'next': _next_url(request)})}")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.save())
+        return redirect(_next_url(request))
+    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def keep(request):
+    if not request.user.is_guest:
+        messages.info(request, _("Your account already has a password."))
+        return redirect(_next_url(request))
+    form = KeepForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)
+        messages.success(
+            request, _("Done: log in as %(username)s to find your matches.") % {"username": user}
+        )
+        return redirect(_next_url(request))
+    return render(request, "registration/keep.html", {"form": form, "next": _next_url(request)})
+
+
+# Opening, joining and watching a match ----------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_match(request):
+    form = NewMatchForm(request.POST or None, initial=NewMatchForm.initial_for(request.user))
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = Match.objects.start(
+                request.user,
+                form.seats(),
+                host_seat=form.cleaned_data["host_seat"] or None,
+                direction=form.cleaned_data["direction"],
+                first_dealer=form.cleaned_data["first_dealer"],
+            )
+        except rules.Refusal as refusal:
+            form.add_error(None, explain(refusal))
+        else:
+            return redirect("match", pk=match.pk)
+    return render(request, "matches/new.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, token):
+    match = Match.objects.filter(join_token=token).prefetch_related(_seats()).first()
+    if match is None:
+        return _not_found(
+            request, _("This join link is not valid any more: ask the host for the new one.")
+        )
+    if match.seat_of(request.user) is not None:
+        messages.info(request, _("You already hold a seat in this match."))
+        return _go(request, reverse("match", args=[match.pk]))
+    free = [seat for seat in match.seat_list() if seat.user_id is None]
+    anonymous = not request.user.is_authenticated
+    form = JoinForm(request.POST or None, free_seats=free, anonymous=anonymous)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"] or None
+        try:
+            # A newcomer's guest account exists only if the seat is really theirs.
+            with transaction.atomic():
+                user = User.create_guest(name) if anonymous else request.user
+                match.join(user, token=token, position=form.cleaned_data["seat"], name=name)
+        except rules.Refusal as refusal:
+            return _refused(request, refusal, reverse("join", args=[token]))
+        if anonymous:
+            login(request, user)
+        return _go(request, reverse("match", args=[match.pk]))
+    context = {"match": match, "form": form, "free": free, "names": match.side_names()}
+    return render(request, "matches/join.html", context, status=400 if form.errors else 200)
+
+
+@require_GET
+def watch(request, token):
+    match = _with_sheet(Match.objects.filter(watch_token=token)).first()
+    if match is None:
+        return _not_found(request, _watch_link_gone())
+    return render(request, "matches/watch.html", _table(request, match, watching=True))
+
+
+@require_GET
+def watch_sheet(request, token):
+    version = Match.objects.filter(watch_token=token).values_list("version", flat=True).first()
+    if version is None:
+        return _not_found(request, _watch_link_gone())
+    return _poll(
+        request,
+        version,
+        lambda: _with_sheet(Match.objects.filter(watch_token=token)).first(),
+        watching=True,
+    )
+
+
+def _watch_link_gone():
+    return _("This watch link is not valid any more: ask the host for the new one.")
+
+
+# The sheet ----------------------------------------------------------------------
+
+
+@require_GET
+def match_page(request, pk):
+    match = _match_for_viewer(request, pk)
+    return render(request, "matches/match.html", _page(request, match))
+
+
+@require_GET
+def sheet(request, pk):
+    """The poll: 304 while the match's version is the one the page shows."""
+    versions = Match.objects.visible_to(request.user).filter(pk=pk).order_by()
+    version = versions.values_list("version", flat=True).first()
+    if version is None:
+        raise Http404
+    return _poll(request, version, lambda: _match_for_viewer(request, pk), watching=False)
+
+
+@require_POST
+def entry(request, pk):
+    match = _match_for_viewer(request, pk)
+    games = request.POST.get("games")
+    try:
+        if request.POST.get("extra"):
+            # The calculator's "add the pending extra games" box: asked for, never assumed.
+            games = rules.whole_number(games, gettext_lazy("Games")) + rules.whole_number(
+                request.POST["extra"], gettext_lazy("Extra games")
+            )
+        match.record(
+            request.user,
+            deal=request.POST.get("deal"),
+            side=request.POST.get("side"),
+            games=games,
+            sweep=_checked(request, "sweep"),
+        )
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match, clear=("calc-result",))
+
+
+@require_POST
+def undo(request, pk):
+    match = _match_for_viewer(request, pk)
+    try:
+        match.undo(request.user)
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match)
+
+
+@require_POST
+def correct(request, pk, number):
+    match = _match_for_viewer(request, pk)
+    try:
+        match.correct(
+            request.user,
+            number=number,
+            a=request.POST.get("a"),
+            b=request.POST.get("b"),
+            sweep=_checked(request, "sweep"),
+        )
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match, notice=_("Deal %(number)s corrected.") % {"number": number})
+
+
+@require_http_methods(["GET", "POST"])
+def end(request, pk):
+    """GET asks first (the page without JavaScript); POST ends the match."""
+    match = _match_for_viewer(request, pk)
+    if request.method == "GET":
+        return render(request, "matches/end.html", {"match": match, "names": match.side_names()})
+    try:
+        match.end(request.user)
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match)
+
+
+@require_POST
+def add_note(request, pk):
+    match = _match_for_viewer(request, pk)
+    try:
+        match.add_note(
+            request.user,
+            side=request.POST.get("side"),
+            text=request.POST.get("text"),
+            deal=request.POST.get("deal", "").strip() or None,
+        )
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match)
+
+
+@require_POST
+def withdraw_note(request, pk, note_id):
+    match = _match_for_viewer(request, pk)
+    try:
+        match.withdraw_note(request.user, note_id)
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match)
+
+
+@require_POST
+def renew(request, pk):
+    match = _match_for_viewer(request, pk)
+    try:
+        match.renew_links(request.user)
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _changed(request, match, notice=_("New links made: the old ones no longer work."))
+
+
+@require_POST
+def rematch(request, pk):
+    match = _match_for_viewer(request, pk)
+    try:
+        following = match.rematch(request.user)
+    except rules.Refusal as refusal:
+        return _refused(request, refusal, reverse("match", args=[pk]))
+    return _go(request, reverse("match", args=[following.pk]))
+
+
+@require_POST
+def calculator(request, pk):
+    """Points or cards to games. It only answers; entering is a separate tap."""
+    match = _match_for_viewer(request, pk)
+    calc = _calculate(request, match)
+    status = 400 if calc.get("error") else 200
+    if request.htmx:
+        response = render(request, "matches/match.html#calc_result", {"calc": calc}, status=status)
+        if status != 200:
+            reswap(retarget(response, "#calc-result"), "innerHTML")
+        return response
+    return render(request, "matches/match.html", _page(request, match, calc=calc), status=status)
+
+
+# Problems ------------------------------------------------------------------------
+
+
+def not_found(request, exception=None):
+    return _not_found(
+        request, _("There is nothing here, or it is not yours to see. Is it your match? Log in.")
+    )
+
+
+def csrf_failure(request, reason=""):
+    return _problem(
+        request,
+        _("This page was out of date, so nothing was done. Reload the page and try again."),
+        status=403,
+    )
+
+
+def _not_found(request, message):
+    return _problem(request, message, status=404)
+
+
+def _problem(request, message, *, status):
+    if request.htmx:
+        return _alert(request, message, status)
+    return render(request, "problem.html", {"message": message}, status=status)
+
+
+def _alert(request, message, status, target="#messages"):
+    response = render(request, "base.html#message", {"message": message}, status=status)
+    return reswap(retarget(response, target), "innerHTML")
+
+
+# Helpers -----------------------------------------------------------------------
+
+
+def _checked(request, name):
+    return request.POST.get(name, "").lower() in CHECKED
+
+
+def _go(request, url):
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _refused(request, refusal, back):
+    """The rule's message in the page: swapped in for htmx, a message after a redirect."""
+    if request.htmx:
+        return _alert(request, explain(refusal), refusal.status)
+    messages.error(request, explain(refusal))
+    return redirect(back)
+
+
+def _changed(request, match, *, clear=(), notice=None):
+    """After a change: back to the sheet, or the fresh sheet fragment for htmx."""
+    if not request.htmx:
+        if notice:
+            messages.success(request, notice)
+        return redirect("match", pk=match.pk)
+    response = _sheet_response(request, _match_for_viewer(request, match.pk))
+    said = render_to_string(
+        "base.html#message", {"message": notice, "level": "success"}, request=request
+    )
+    response.content += (
+        f'<div id="messages" hx-swap-oob="innerHTML">{said if notice else ""}</div>'.encode()
+    )
+    for name in clear:
+        response.content += f'<div id="{name}" hx-swap-oob="innerHTML"></div>'.encode()
+    return response
+
+
+def _seats():
+    return Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
+def _with_sheet(matches):
+    """Everything the sheet shows in a fixed number of queries, however long the match."""
+    return matches.select_related("host", "ended_by").prefetch_related(
+        _seats(),
+        Prefetch("deals", queryset=Deal.objects.select_related("a_by", "b_by")),
+        Prefetch(
+            "notes",
+            queryset=RevokeNote.objects.filter(withdrawn=False).select_related("author"),
+            to_attr="active_notes",
+        ),
+    )
+
+
+def _match_for_viewer(request, pk):
+    """The match for its host and members; a 404 for everyone else."""
+    match = _with_sheet(Match.objects.visible_to(request.user)).filter(pk=pk).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+def _etag(request, version, watching):
+    # The page differs by viewer (Nós is whoever looks) and by language.
+    viewer = "w" if watching else f"u{request.user.pk}"
+    return f'"{version}-{viewer}-{get_language()}"'
+
+
+def _poll(request, version, load, *, watching):
+    etag = _etag(request, version, watching)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+        response["ETag"] = etag
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
+    return _sheet_response(request, load(), watching=watching)
+
+
+def _sheet_response(request, match, *, watching=False):
+    context = _table(request, match, watching=watching)
+    response = render(request, "matches/match.html#sheet", context)
+    response["ETag"] = context["etag"]
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _keys(pending):
+    """The big buttons of a side: the games for each band of points, extras added in sight."""
+
+    def label(games):
+        return f"{games}+{pending}={games + pending}" if pending else str(games)
+
+    return [
+        {"games": 0, "label": "0", "hint": _("60 or less")},
+        {"games": 1 + pending, "label": label(1), "hint": _("61 to 90")},
+        {"games": 2 + pending, "label": label(2), "hint": _("91 or more")},
+        {
+            "games": rules.BANDEIRA_GAMES + pending,
+            "label": label(rules.BANDEIRA_GAMES),
+            "hint": _("every trick: bandeira"),
+            "sweep": True,
+        },
+    ]
+
+
+def _describe(sides, pending, marks):
+    """The crosses in words, for screen readers and anyone who cannot see the dots."""
+    text = ", ".join(
+        ngettext("%(side)s: %(games)s game", "%(side)s: %(games)s games", side["games"])
+        % {"side": side["label"], "games": side["games"]}
+        for side in sides
+    )
+    words = [text]
+    if pending:
+        words.append(
+            ngettext("%(count)s extra game pending", "%(count)s extra games pending", pending)
+            % {"count": pending}
+        )
+    if "bandeira" in marks:
+        words.append(_("a flag for the bandeira"))
+    if "shutout" in marks:
+        words.append(_("a cat face on both crosses for the shutout"))
+    if "chapeu" in marks:
+        words.append(_("a hat for the chapéu"))
+    return ". ".join(words) + "."
+
+
+def _table(request, match, *, watching=False):
+    """What the sheet fragment shows to this viewer: their side is Nós, the other Eles."""
+    user = request.user
+    seat = None if watching else match.seat_of(user)
+    hosting = not watching and match.is_host(user)
+    mine = seat.side if seat else None
+    order = (mine, rules.other(mine)) if mine else rules.SIDES
+    names = match.side_names()
+    labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else names
+    seat_names = {seat.position: seat.name for seat in match.seat_list()}
+    people = {seat.user_id: seat.user.name for seat in match.seat_list() if seat.user_id}
+    people[match.host_id] = match.host.name
+    deals = match.deal_list()
+    sheet = [deal.as_rule() for deal in deals]
+    current = rules.current_deal(sheet)
+    pending = rules.pending_extra(sheet[: current - 1]) if match.in_play else 0
+    now = deals[-1] if deals and deals[-1].number == current else None
+    games = {"a": match.games_a, "b": match.games_b}
+    marks = set(match.marks)
+
+    sides = []
+    for position, side in enumerate(order):
+        entered = getattr(now, side) if now else None
+        entered_by = getattr(now, f"{side}_by") if now else None
+        may_enter = match.in_play and (hosting or side == mine)
+        sides.append(
+            {
+                "side": side,
+                "label": labels[side],
+                "names": names[side],
+                "games": games[side],
+                "x": 120 * position,
+                "arms": [
+                    {"x": x, "y": y, "won": number < games[side]}
+                    for number, (x, y) in enumerate(ARMS)
+                ],
+                "beyond": games[side] > len(ARMS),
+                "winner": match.winner == side,
+                "flag": match.winner == side and "bandeira" in marks,
+                "hat": match.winner == side and "chapeu" in marks,
+                "entered": entered,
+                "entered_by": entered_by.name if entered_by else "",
+                "keys": _keys(pending) if may_enter and entered is None else [],
+            }
+        )
+
+    running = {"a": 0, "b": 0}
+    rows = []
+    for deal in deals:
+        if deal.complete:
+            running["a"] += deal.a
+            running["b"] += deal.b
+        rows.append(
+            {
+                "number": deal.number,
+                "cells": [
+                    {
+                        "side": side,
+                        "label": labels[side],
+                        "games": getattr(deal, side),
+                        "by": getattr(deal, f"{side}_by"),
+                    }
+                    for side in order
+                ],
+                "running": [running[side] for side in order] if deal.complete else None,
+                "complete": deal.complete,
+                "tie": deal.tie,
+                "sweep": deal.sweep,
+                "dealer": seat_names[match.dealer(deal.number)],
+            }
+        )
+
+    acting = not watching and (seat is not None or hosting)
+    undo = None
+    if acting and match.status != Match.ENDED:
+        latest = match.latest_entry()
+        if latest is not None and (latest.by_id == user.pk or hosting):
+            side = latest.after["side"]
+            undo = {
+                "deal": latest.deal,
+                "label": labels[side],
+                "games": latest.after[side],
+                "by": people.get(latest.by_id, _("someone")),
+            }
+
+    notes = [
+        {
+            "id": note.pk,
+            "label": labels[note.side],
+            "deal": note.deal,
+            "text": note.text,
+            "author": note.author.name,
+            "may_withdraw": not watching and (note.author_id == user.pk or hosting),
+        }
+        for note in match.active_notes
+    ]
+
+    following = None
+    if acting and not match.in_play:
+        after = (
+            match.events.filter(action=Event.REMATCH)
+            .order_by("-id")
+            .values_list("after", flat=True)
+            .first()
+        )
+        following = after.get("match") if after else None
+
+    invite = None
+    if hosting:
+        join_url = request.build_absolute_uri(reverse("join", args=[match.join_token]))
+        qr = segno.make(join_url, error="m").svg_inline(
+            scale=4, light="#fff", svgclass="qr", title=_("QR code of the join link")
+        )
+        invite = {
+            "join_url": join_url,
+            "watch_url": request.build_absolute_uri(reverse("watch", args=[match.watch_token])),
+            "qr": mark_safe(qr),  # segno's own SVG; the URL inside is escaped by segno
+            "free": sum(1 for seat in match.seat_list() if seat.user_id is None),
+        }
+
+    winner = match.winner or None
+    etag = _etag(request, match.version, watching)
+    poll_url = (
+        reverse("watch_sheet", args=[match.watch_token])
+        if watching
+        else reverse("sheet", args=[match.pk])
+    )
+    return {
+        "match": match,
+        "watching": watching,
+        "hosting": hosting,
+        "seat": seat,
+        "acting": acting,
+        "order": order,
+        "labels": labels,
+        "names": names,
+        "sides": sides,
+        "crosses_text": _describe(sides, pending, marks),
+        "marks": marks,
+        "rows": rows,
+        "current": current,
+        "pending": pending,
+        "turn": {
+            "dealer": seat_names[match.dealer(current)],
+            "leader": seat_names[match.leader(current)],
+        }
+        if match.in_play
+        else None,
+        "winner_label": labels[winner] if winner else "",
+        "loser_games": games[rules.other(winner)] if winner else None,
+        "winner_games": games[winner] if winner else None,
+        "undo": undo,
+        "notes": notes,
+        "following": following,
+        "invite": invite,
+        "may_correct": hosting and match.status != Match.ENDED and bool(rows),
+        "may_end": acting and match.in_play,
+        "may_rematch": hosting and not match.in_play,
+        "etag": etag,
+        "poll_url": poll_url,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+def _page(request, match, *, calc=None):
+    """The whole sheet page: the fragment, and beside it the calculator and the note form."""
+    context = _table(request, match)
+    typed = request.POST if calc else {}
+    context.update(
+        calc=calc,
+        calc_input=typed,
+        calc_ranks=[
+            {"name": rank, "label": _(label), "value": typed.get(rank, "")}
+            for rank, label in rules.CARD_LABELS.items()
+        ],
+        calc_cards_given=any(typed.get(rank) for rank in rules.CARD_LABELS),
+        calc_sides=[{"side": side, "label": context["labels"][side]} for side in context["order"]],
+        language_next=reverse("match", args=[match.pk]),
+    )
+    return context
+
+
+def _calculate(request, match):
+    post = request.POST
+    points = post.get("points", "").strip() or None
+    counts = {rank: post.get(rank, "").strip() for rank in rules.CARD_VALUES}
+    cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
+    try:
+        result = rules.calculate(
+            points=points, cards=cards, every_trick=_checked(request, "every_trick")
+        )
+    except rules.Refusal as refusal:
+        return {"error": explain(refusal), "match": match}
+    table = _table(request, match)
+    mine = table["seat"].side if table["seat"] else None
+    side = mine or (post.get("side") if post.get("side") in rules.SIDES else "a")
+    cell_open = next(s["keys"] for s in table["sides"] if s["side"] == side)
+    return {
+        "match": match,
+        "result": result,
+        "side": side,
+        "label": table["labels"][side],
+        "other_label": table["labels"][rules.other(side)],
+        "deal": table["current"],
+        "pending": table["pending"] if result.games else 0,
+        "may_enter": bool(cell_open),
+    }
