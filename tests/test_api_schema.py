@@ -79,7 +79,12 @@ def test_docs_page_is_served_from_the_installed_swagger_ui(client):
     assert response.status_code == 200
     page = response.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
-    assert "/api/schema/" in page
+    # Nothing inline, for the Content-Security-Policy: the start-up script is a file.
+    assert "<style" not in page
+    assert '<script src="/api/docs/?script="></script>' in page
+    script = client.get("/api/docs/?script=")
+    assert script["Content-Type"].startswith("application/javascript")
+    assert "/api/schema/" in script.content.decode()
 
 
 # Fuzzing ----------------------------------------------------------------------------------
