@@ -120,7 +120,13 @@ def _match_response(request, id, status=status.HTTP_200_OK):
 def _sheet(request, match, status=status.HTTP_200_OK, watching=False):
     show_tokens = not watching and match.is_host(request.user)
     data = s.MatchSerializer(match, context={"show_tokens": show_tokens}).data
-    return Response(data, status=status, headers={"ETag": _etag(match, show_tokens)})
+    return Response(data, status=status, headers=_validators(_etag(match, show_tokens)))
+
+
+def _validators(etag):
+    # Each person's sheet is their own (the host's holds the tokens): no shared
+    # cache keeps it, and the phone asks again every time, cheaply with the ETag.
+    return {"ETag": etag, "Cache-Control": "private, no-cache"}
 
 
 def _etag(match, show_tokens):
@@ -138,7 +144,7 @@ def _unchanged(request, etag):
 
 
 def _not_modified(etag):
-    return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_validators(etag))
 
 
 # Accounts ---------------------------------------------------------------------------

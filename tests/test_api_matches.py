@@ -457,3 +457,10 @@ def test_join_with_a_non_ascii_token_is_403_not_500(api_as, open_match, olga):
     )
     assert response.status_code == 403
     assert response.json()["detail"]
+
+
+def test_the_sheet_is_private_and_always_revalidated(api_as, match, rui):
+    response = api_as(rui).get(f"/api/matches/{match.pk}/")
+    assert response["Cache-Control"] == "private, no-cache"
+    unchanged = api_as(rui).get(f"/api/matches/{match.pk}/", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert unchanged["Cache-Control"] == "private, no-cache"
