@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models.functions import Cast, Concat, Greatest, Least, Left
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext
@@ -83,6 +84,16 @@ def clean_name(name, what=None):
     return name
 
 
+def clean_text(text, what, longest):
+    """Optional free text on one line: spaces collapsed, blank allowed."""
+    text = " ".join(str(text or "").split())
+    if len(text) > longest:
+        raise rules.InvalidInput(
+            _("%(what)s is too long: %(longest)s characters at most."), what=what, longest=longest
+        )
+    return text
+
+
 class NightQuerySet(models.QuerySet):
     def visible_to(self, user):
         """Nights the user hosted or held a seat in."""
@@ -108,6 +119,15 @@ class Night(models.Model):
 
     def __str__(self):
         return self.name
+
+    def describe(self, by, *, name, place=""):
+        """The host names the night and says where it was; a blank name is the date."""
+        if by.pk != self.host_id:
+            raise NotAllowed(_("Only the night's host can rename it."))
+        name = clean_text(name, _("The night's name"), 80)
+        self.name = name or timezone.localtime(self.created).strftime("%Y-%m-%d")
+        self.place = clean_text(place, _("The place"), 80)
+        self.save(update_fields=["name", "place"])
 
     def rubbers(self):
         """The night's matches in the order they were played, with their seats
@@ -188,12 +208,212 @@ class PairStanding(Standing):
     players: list = field(default_factory=list)
 
 
+def seat_side():
+    """A seat's side in SQL: the first letter of its position."""
+    return Left("position", 1)
+
+
+# Joins a pair's two player keys; seat names never hold a newline.
+PAIR_JOIN = "\n"
+
+
+def player_key():
+    """A player in SQL: "u<id>" for an account, "n<name>" for a seat without one."""
+    return Case(
+        When(user__isnull=False, then=Concat(Value("u"), Cast("user_id", models.CharField()))),
+        default=Concat(Value("n"), "name"),
+        output_field=models.CharField(),
+    )
+
+
+def _seated(user_id):
+    return Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).annotate(side=seat_side())
+
+
+def _player_at(position):
+    seat = Seat.objects.filter(match=OuterRef("pk"), position=position)
+    return Subquery(seat.values(key=player_key())[:1], output_field=models.CharField())
+
+
+@dataclass
+class PlayerRecord:
+    """One player's line in the standings."""
+
+    name: str
+    user: int | None
+    rubbers: int
+    won: int
+    finished: int
+    ended_early: int
+    games: int
+
+    @property
+    def rate(self):
+        """Rubbers won out of those finished, 0.0 to 1.0."""
+        return self.won / self.finished if self.finished else 0.0
+
+
+@dataclass
+class Meeting:
+    """Two pairs' head-to-head: rubbers they played against each other and who won."""
+
+    pairs: tuple
+    rubbers: int
+    won: tuple
+    ended_early: int
+
+
+@dataclass
+class Standings:
+    players: list
+    head_to_head: list
+
+
 class MatchQuerySet(models.QuerySet):
     def visible_to(self, user):
         """Matches the user hosts or holds a seat in."""
         if not user.is_authenticated:
             return self.none()
         return self.filter(Q(host=user) | Q(seats__user=user)).distinct()
+
+    # History and standings ------------------------------------------------
+
+    RESULTS = ("won", "lost", "ended", "in_play")
+
+    def played_by(self, user):
+        """Every rubber the person hosted or played, newest first, each with
+        ``seat`` and ``side``: where they sat, or None where they only hosted.
+
+        The ids come from a UNION of two indexed lookups (their seats, their
+        hosting), so the cost follows the person's own rubbers, not the table:
+        an OR across the join would scan every match.
+        """
+        if not user.is_authenticated:
+            return self.none()
+        mine = (
+            Seat.objects.filter(user=user)
+            .values("match_id")
+            .union(Match.objects.filter(host=user).order_by().values("pk"))
+        )
+        seat = Seat.objects.filter(match=OuterRef("pk"), user=user).values("position")[:1]
+        return (
+            self.filter(pk__in=mine)
+            .annotate(seat=Subquery(seat, output_field=models.CharField()))
+            .annotate(side=Left("seat", 1))
+            .order_by("-created", "-id")
+        )
+
+    def with_partner(self, partner_id):
+        """Rubbers of ``played_by`` where this account sat on the person's side."""
+        return self.filter(
+            Exists(
+                _seated(partner_id).filter(side=OuterRef("side")).exclude(position=OuterRef("seat"))
+            )
+        )
+
+    def against(self, opponent_id):
+        """Rubbers of ``played_by`` where this account sat on the other side."""
+        return self.filter(
+            Exists(_seated(opponent_id).exclude(side=OuterRef("side"))), side__isnull=False
+        )
+
+    def with_result(self, result):
+        """Rubbers of ``played_by`` by how they went for the person: won, lost,
+        ended (before the target) or in_play. A host who sat out won or lost none."""
+        if result == "won":
+            return self.filter(status=Match.WON, winner=F("side"))
+        if result == "lost":
+            return self.filter(status=Match.WON, side__isnull=False).exclude(winner=F("side"))
+        if result == "ended":
+            return self.filter(status=Match.ENDED)
+        if result == "in_play":
+            return self.filter(status=Match.IN_PLAY)
+        raise rules.InvalidInput(_("The result must be won, lost, ended or in_play."))
+
+    def between(self, since=None, until=None):
+        """Rubbers started on these days (in the current time zone), both included."""
+        rubbers = self
+        if since:
+            rubbers = rubbers.filter(created__date__gte=since)
+        if until:
+            rubbers = rubbers.filter(created__date__lte=until)
+        return rubbers
+
+    def standings(self):
+        """Per player and pair against pair, over these rubbers: two queries,
+        both aggregations in SQL over the results stored on each match.
+
+        A player is their account where they sat with one, else the seat's
+        name. The win rate counts rubbers won out of those finished (won by
+        either side): a rubber ended early or still in play has no loser.
+        """
+        rubbers = self.order_by().values("pk")
+        seats = (
+            Seat.objects.filter(match__in=rubbers)
+            .annotate(side=seat_side(), anonymous=Case(When(user__isnull=True, then="name")))
+            .values("user", "anonymous", "user__display_name", "user__username")
+            .annotate(
+                rubbers=Count("pk"),
+                won=Count("pk", filter=Q(match__winner=F("side"))),
+                finished=Count("pk", filter=Q(match__status=Match.WON)),
+                ended_early=Count("pk", filter=Q(match__status=Match.ENDED)),
+                games=Sum(Case(When(side="a", then="match__games_a"), default="match__games_b")),
+            )
+        )
+        players, names = [], {}
+        for row in seats:
+            name = row["anonymous"] or row["user__display_name"] or row["user__username"]
+            key = f"u{row['user']}" if row["user"] else f"n{row['anonymous']}"
+            names[key] = name
+            players.append(
+                PlayerRecord(
+                    name=name,
+                    user=row["user"],
+                    rubbers=row["rubbers"],
+                    won=row["won"],
+                    finished=row["finished"],
+                    ended_early=row["ended_early"],
+                    games=row["games"] or 0,
+                )
+            )
+        players.sort(key=lambda p: (-p.won, -p.rate, -p.rubbers, p.name.casefold()))
+
+        def pair(first, second):
+            return Concat(Least(first, second), Value(PAIR_JOIN), Greatest(first, second))
+
+        meetings = (
+            Match.objects.filter(pk__in=rubbers)
+            .annotate(**{position: _player_at(position) for position in rules.SEATS})
+            .annotate(pair_a=pair("a1", "a2"), pair_b=pair("b1", "b2"))
+            .annotate(one=Least("pair_a", "pair_b"), two=Greatest("pair_a", "pair_b"))
+            .values("one", "two")
+            .annotate(
+                rubbers=Count("pk"),
+                one_won=Count(
+                    "pk", filter=Q(winner="a", pair_a=F("one")) | Q(winner="b", pair_b=F("one"))
+                ),
+                two_won=Count(
+                    "pk", filter=Q(winner="a", pair_a=F("two")) | Q(winner="b", pair_b=F("two"))
+                ),
+                ended_early=Count("pk", filter=Q(status=Match.ENDED)),
+            )
+            .order_by()
+        )
+
+        def pair_name(key):
+            return " & ".join(names.get(player, player[1:]) for player in key.split(PAIR_JOIN))
+
+        head_to_head = [
+            Meeting(
+                pairs=(pair_name(row["one"]), pair_name(row["two"])),
+                rubbers=row["rubbers"],
+                won=(row["one_won"], row["two_won"]),
+                ended_early=row["ended_early"],
+            )
+            for row in meetings
+        ]
+        head_to_head.sort(key=lambda m: (-m.rubbers, m.pairs))
+        return Standings(players=players, head_to_head=head_to_head)
 
     def start(
         self,
@@ -204,8 +424,13 @@ class MatchQuerySet(models.QuerySet):
         direction=rules.COUNTERCLOCKWISE,
         first_dealer="a1",
         night=None,
+        night_name="",
+        place="",
     ):
-        """Open a match: four seat names, the host's seat (or none), who deals first."""
+        """Open a match: four seat names, the host's seat (or none), who deals first.
+
+        Without ``night`` it opens a new night, named ``night_name`` or else the date.
+        """
         if direction not in rules.DIRECTIONS:
             raise rules.InvalidInput(_("The direction must be counterclockwise or clockwise."))
         if first_dealer not in rules.SEATS:
@@ -217,10 +442,14 @@ class MatchQuerySet(models.QuerySet):
             names[position] = clean_name(seats.get(position), what=_("Each seat's name"))
         if night is not None and night.host_id != host.pk:
             raise NotAllowed(_("Only the night's host can add a match to it."))
+        night_name = clean_text(night_name, _("The night's name"), 80)
+        place = clean_text(place, _("The place"), 80)
         with transaction.atomic():
             if night is None:
                 night = Night.objects.create(
-                    host=host, name=timezone.localdate().strftime("%Y-%m-%d")
+                    host=host,
+                    name=night_name or timezone.localdate().strftime("%Y-%m-%d"),
+                    place=place,
                 )
             match = self.create(
                 host=host, night=night, direction=direction, first_dealer=first_dealer
