@@ -16,13 +16,18 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+    throttle_classes,
+)
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import rules
+from . import limits, rules
 from . import serializers as s
 from .models import Match, Night, NotFound, User, explain
 
@@ -34,6 +39,8 @@ def exception_handler(exc, context):
     if isinstance(exc, rules.Refusal):
         return Response({"detail": explain(exc)}, status=exc.status)
     response = drf_exception_handler(exc, context)
+    if isinstance(exc, exceptions.Throttled):
+        response.data = {"detail": limits.too_many(exc.wait)}
     if response is not None and isinstance(exc, exceptions.ValidationError):
         errors = response.data if isinstance(response.data, dict) else {"body": response.data}
         response.data = {"detail": _first_error(errors), "errors": errors}
@@ -68,6 +75,7 @@ ERRORS = {
     403: OpenApiResponse(s.ErrorSerializer, description="Not allowed."),
     404: OpenApiResponse(s.ErrorSerializer, description="No such thing, or not visible to you."),
     409: OpenApiResponse(s.ErrorSerializer, description="The sheet changed under you."),
+    429: OpenApiResponse(s.ErrorSerializer, description="Too many attempts: try again later."),
 }
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the sheet is still at this version.")
 IF_NONE_MATCH = OpenApiParameter(
@@ -155,12 +163,13 @@ def _not_modified(etag):
     summary="Create a guest account",
     description="A guest account with only a display name, and its API token.",
     request=s.GuestSerializer,
-    responses={201: s.GuestTokenSerializer, **errors(400)},
+    responses={201: s.GuestTokenSerializer, **errors(400, 429)},
     tags=["accounts"],
 )
 @api_view(["POST"])
 @authentication_classes([])
 @permission_classes([AllowAny])
+@throttle_classes([limits.GuestThrottle])
 def guest(request):
     serializer = s.GuestSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -177,12 +186,13 @@ def guest(request):
     summary="Get an API token",
     description="The token for an account with a password.",
     request=s.LoginSerializer,
-    responses={200: s.TokenSerializer, **errors(400)},
+    responses={200: s.TokenSerializer, **errors(400, 429)},
     tags=["accounts"],
 )
 @api_view(["POST"])
 @authentication_classes([])
 @permission_classes([AllowAny])
+@throttle_classes([limits.LoginThrottle])
 def token(request):
     serializer = s.LoginSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)

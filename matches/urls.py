@@ -1,12 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import limits, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("guest/", views.guest, name="guest"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        limits.limit_posts(limits.LoginThrottle, views.too_many)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/keep/", views.keep, name="keep"),

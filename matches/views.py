@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from . import rules
+from . import limits, rules
 from .forms import GuestForm, JoinForm, KeepForm, NewMatchForm, SignUpForm
 from .models import Deal, Event, Match, RevokeNote, Seat, User, explain
 
@@ -57,7 +57,12 @@ def _next_url(request, default="home"):
     return reverse(default)
 
 
+def too_many(request, message):
+    return _problem(request, message, status=429)
+
+
 @require_http_methods(["GET", "POST"])
+@limits.limit_posts(limits.GuestThrottle, too_many)
 def guest(request):
     form = GuestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -67,6 +72,7 @@ def guest(request):
 
 
 @require_http_methods(["GET", "POST"])
+@limits.limit_posts(limits.GuestThrottle, too_many)
 def signup(request):
     if request.user.is_authenticated and request.user.is_guest:
         # A guest keeps their matches by setting a password, not by a new account.
@@ -119,6 +125,7 @@ def new_match(request):
 
 
 @require_http_methods(["GET", "POST"])
+@limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 def join(request, token):
     match = Match.objects.filter(join_token=token).prefetch_related(_seats()).first()
     if match is None:

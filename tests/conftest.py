@@ -17,6 +17,12 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings):
+    # The suite makes many accounts from one address; test_security.py turns the limits on.
+    settings.RATE_LIMITS = {}
+
+
 def make_user(username, name):
     user = User.objects.create_user(username=username, password="sueca-na-mesa-42")
     user.display_name = name
