@@ -464,3 +464,10 @@ def test_the_sheet_is_private_and_always_revalidated(api_as, match, rui):
     assert response["Cache-Control"] == "private, no-cache"
     unchanged = api_as(rui).get(f"/api/matches/{match.pk}/", HTTP_IF_NONE_MATCH=response["ETag"])
     assert unchanged["Cache-Control"] == "private, no-cache"
+
+
+def test_a_browser_asking_for_html_still_gets_json(api_as, match, rui):
+    accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = api_as(rui).get(f"/api/matches/{match.pk}/", HTTP_ACCEPT=accept)
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["id"] == match.pk
