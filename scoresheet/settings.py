@@ -37,6 +37,17 @@ def envint(name, default):
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
 
 
+def envrate(name, default):
+    """A rate such as 10/minute (per second, minute, hour or day); empty turns it off."""
+    value = os.environ.get(name, default)
+    if not value:
+        return None
+    count, _slash, period = value.partition("/")
+    if not (count.isdigit() and period in ("second", "minute", "hour", "day")):
+        raise ImproperlyConfigured(f"{name} must look like 10/minute, not {value!r}")
+    return value
+
+
 def envlist(name, default):
     value = os.environ.get(name)
     if value is None:
@@ -71,6 +82,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "matches.middleware.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -192,6 +204,13 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their seat for a year
+
+# Attempts per client address, on the pages and the API together (matches/limits.py).
+# The counters live in the default cache, per process unless CACHES says otherwise.
+RATE_LIMITS = {
+    "login": envrate("RATE_LIMIT_LOGIN", "10/minute"),
+    "guest": envrate("RATE_LIMIT_GUEST", "30/hour"),
+}
 
 LOGGING = {
     "version": 1,
