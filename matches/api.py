@@ -521,12 +521,4 @@ def night(request, id):
     )
     if night is None:
         raise NotFound(no_night)
-    data = {
-        "id": night.pk,
-        "name": night.name,
-        "place": night.place,
-        "created": night.created,
-        "matches": night.rubbers(),
-        "tally": night.tally(),
-    }
-    return Response(s.NightSerializer(data).data)
+    return Response(s.NightSerializer(s.night_reading(night)).data)
