@@ -1,0 +1,50 @@
+"""manage.py seed_demo: a demo night with every kind of rubber, replaced on a re-run."""
+
+from io import StringIO
+
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from matches.models import Event, Match, Night, User
+
+
+def seed(*args):
+    out = StringIO()
+    call_command("seed_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_demo_night_holds_ties_a_bandeira_a_shutout_an_early_end_and_swapped_partners(db):
+    seed("--password", "demo-pass-123")
+    night = Night.objects.get()
+    assert (night.name, night.place) == ("Demo night", "Café Central")
+    rubbers = night.rubbers()
+    assert [(m.status, m.games_a, m.games_b, m.marks) for m in rubbers] == [
+        ("won", 4, 0, ["shutout"]),
+        ("won", 0, 4, ["bandeira"]),
+        ("ended", 1, 2, []),
+        ("won", 4, 1, ["chapeu"]),
+        ("in_play", 1, 0, []),
+    ]
+    assert any(deal.tie for deal in rubbers[0].deal_list())
+    assert rubbers[1].side_names() == {"a": "Ana & Zé", "b": "Rui & Maria"}
+    assert rubbers[2].notes.count() == 1
+    assert rubbers[0].events.filter(action=Event.CORRECTION).exists()
+    assert authenticate(username="demo-rui", password="demo-pass-123") is not None
+
+
+def test_running_it_again_replaces_its_own_night_only(db, ana):
+    mine = Match.objects.start(ana, {"a1": "A", "a2": "B", "b1": "C", "b2": "D"})
+    first_run = seed()
+    assert "Made the demo night" in first_run
+    assert "Replaced the demo night" in seed()
+    assert Night.objects.filter(name="Demo night").count() == 1
+    assert Match.objects.filter(night__name="Demo night").count() == 5
+    assert Match.objects.filter(pk=mine.pk).exists()
+    assert User.objects.filter(username__startswith="demo-").count() == 4
+
+
+def test_the_password_is_printed_when_none_is_given(db):
+    out = seed()
+    password = out.rsplit(" ", 1)[-1].strip()
+    assert authenticate(username="demo-ana", password=password) is not None
