@@ -118,12 +118,14 @@ class NewMatchForm(forms.Form):
 class JoinForm(forms.Form):
     """Take a free seat; a newcomer's name is required, a member's is optional."""
 
-    seat = forms.ChoiceField(label=_("Your seat"), widget=forms.RadioSelect)
+    # Offered: the free seats. Checked: by Match.join, so a seat taken meanwhile
+    # is refused with who took it rather than with "not a valid choice".
+    seat = forms.CharField(label=_("Your seat"), widget=forms.RadioSelect)
     name = NameField(label=_("Your name"), required=False)
 
     def __init__(self, *args, free_seats, anonymous, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = [
+        self.fields["seat"].widget.choices = [
             (seat.position, f"{seat.name} · {SEAT_LABELS[seat.position]}") for seat in free_seats
         ]
         if len(free_seats) == 1:
