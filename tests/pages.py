@@ -1,0 +1,22 @@
+"""Helpers for the page tests: a browser as one of the cast, with or without htmx."""
+
+from django.test import Client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def browser(user=None):
+    """A test client signed in as ``user`` (anonymous with None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def text(response):
+    return response.content.decode()
+
+
+def messages_of(response):
+    """The Django messages a redirected plain POST left for the next page."""
+    return [str(message) for message in response.wsgi_request._messages]
