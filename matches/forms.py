@@ -138,3 +138,105 @@ class JoinForm(forms.Form):
         else:
             self.fields["name"].label = _("Your name at this table (optional)")
             self.fields["name"].help_text = _("Leave it empty to keep the seat's name.")
+
+
+# Looking back: history filters, a night's name, the next rubber's pairs ------
+
+
+RESULT_CHOICES = [
+    ("", _("Any result")),
+    ("won", _("Won")),
+    ("lost", _("Lost")),
+    ("ended", _("Ended early")),
+    ("in_play", _("In play")),
+]
+
+
+class HistoryFilterForm(forms.Form):
+    """The history's filters, read from the query string; a bad value is ignored
+    with its message, never a 500."""
+
+    night = forms.TypedChoiceField(label=_("Night"), required=False, coerce=int, empty_value=None)
+    partner = forms.TypedChoiceField(
+        label=_("Partner"), required=False, coerce=int, empty_value=None
+    )
+    opponent = forms.TypedChoiceField(
+        label=_("Opponent"), required=False, coerce=int, empty_value=None
+    )
+    result = forms.ChoiceField(label=_("Result"), required=False, choices=RESULT_CHOICES)
+    since = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, data, *, nights, people):
+        super().__init__(data)
+        self.fields["night"].choices = [("", _("Every night"))] + [
+            (night.pk, night.label) for night in nights
+        ]
+        people = [("", _("Anyone"))] + [(person.pk, person.name) for person in people]
+        self.fields["partner"].choices = people
+        self.fields["opponent"].choices = people
+
+    def apply(self, rubbers):
+        """The rubbers that pass every valid filter."""
+        self.is_valid()
+        given = {name: value for name, value in self.cleaned_data.items() if value}
+        if "night" in given:
+            rubbers = rubbers.filter(night_id=given["night"])
+        if "partner" in given:
+            rubbers = rubbers.with_partner(given["partner"])
+        if "opponent" in given:
+            rubbers = rubbers.against(given["opponent"])
+        if "result" in given:
+            rubbers = rubbers.with_result(given["result"])
+        return rubbers.between(given.get("since"), given.get("until"))
+
+
+class NightForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"), max_length=80, required=False, help_text=_("Left empty: the date.")
+    )
+    place = forms.CharField(label=_("Place"), max_length=80, required=False)
+
+
+PAIRINGS = {
+    # Each way of pairing the four players: new seat -> the old seat whose player sits there.
+    "same": {"a1": "a1", "a2": "a2", "b1": "b1", "b2": "b2"},
+    "swap_b1": {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"},
+    "swap_b2": {"a1": "a1", "a2": "b2", "b1": "a2", "b2": "b1"},
+}
+
+
+class RematchForm(forms.Form):
+    """The next rubber's pairs: one of the three pairings, or seat by seat."""
+
+    pairing = forms.ChoiceField(label=_("Pairs"), widget=forms.RadioSelect, initial="same")
+    a1 = forms.ChoiceField(label=SEAT_LABELS["a1"], required=False)
+    a2 = forms.ChoiceField(label=SEAT_LABELS["a2"], required=False)
+    b1 = forms.ChoiceField(label=SEAT_LABELS["b1"], required=False)
+    b2 = forms.ChoiceField(label=SEAT_LABELS["b2"], required=False)
+
+    def __init__(self, data=None, *, match):
+        names = {seat.position: seat.name for seat in match.seat_list()}
+        initial = {position: position for position in rules.SEATS}
+        super().__init__(data, initial=initial)
+
+        def pairs(moves):
+            return _("%(a1)s & %(a2)s against %(b1)s & %(b2)s") % {
+                new: names[old] for new, old in moves.items()
+            }
+
+        choices = [(key, pairs(moves)) for key, moves in PAIRINGS.items()]
+        self.fields["pairing"].choices = [*choices, ("seats", _("Seat by seat, below"))]
+        for position in rules.SEATS:
+            self.fields[position].choices = list(names.items())
+
+    def seats(self):
+        """The moves for Match.rematch; the model refuses a player seated twice."""
+        pairing = self.cleaned_data["pairing"]
+        if pairing in PAIRINGS:
+            return PAIRINGS[pairing]
+        return {position: self.cleaned_data[position] for position in rules.SEATS}

@@ -120,6 +120,10 @@ class Night(models.Model):
     def __str__(self):
         return self.name
 
+    @property
+    def label(self):
+        return f"{self.name} · {self.place}" if self.place else self.name
+
     def describe(self, by, *, name, place=""):
         """The host names the night and says where it was; a blank name is the date."""
         if by.pk != self.host_id:

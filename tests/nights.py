@@ -29,3 +29,28 @@ def four_rubbers(match, ana, ze):
     fourth = third.rematch(ana, SWAP_PARTNERS)
     play(fourth, ana, ("b", 1), ("a", 2), ("a", 2))
     return [match, second, third, fourth]
+
+
+def many_rubbers(night, host, players, count):
+    """``count`` finished rubbers in ``night``, written in bulk with their stored
+    results (the lists and tallies read only those), for the flat-query tests."""
+    from matches.models import Match, Seat
+
+    rubbers = Match.objects.bulk_create(
+        Match(
+            night=night,
+            host=host,
+            status=Match.WON,
+            games_a=4 if number % 3 else 1,
+            games_b=0 if number % 3 else 4,
+            winner="a" if number % 3 else "b",
+            marks=["shutout"] if number % 3 else [],
+        )
+        for number in range(count)
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, position=position, name=player.name, user=player)
+        for match in rubbers
+        for position, player in zip(rules.SEATS, players, strict=True)
+    )
+    return rubbers

@@ -11,6 +11,7 @@ from matches import export
 from matches.models import Match, Night
 from tests.conftest import SEAT_NAMES
 from tests.nights import four_rubbers, play
+from tests.pages import browser
 
 
 @pytest.fixture
@@ -125,3 +126,51 @@ def test_personal_data_reads_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(len(few.captured_queries)):
         data = export.personal_data(ana)
     assert len(data["matches"]) == 9
+
+
+# The downloads ---------------------------------------------------------------------
+
+
+def test_rubber_downloads_as_csv_and_json(api_as, rubbers, ze):
+    first = rubbers[0]
+    client = browser(ze)
+    response = client.get(f"/matches/{first.pk}/export.csv")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="rubber-{first.pk}.csv"'
+    assert response.content.decode().splitlines()[0] == ",".join(export.CSV_COLUMNS)
+    assert len(response.content.decode().splitlines()) == 4
+    response = client.get(f"/matches/{first.pk}/export.json")
+    assert response["Content-Type"] == "application/json"
+    assert json.loads(response.content) == api_as(ze).get(f"/api/matches/{first.pk}/").json()
+
+
+def test_night_downloads_as_csv_and_json(api_as, rubbers, maria):
+    night_id = rubbers[0].night_id
+    client = browser(maria)
+    rows = client.get(f"/nights/{night_id}/export.csv").content.decode().splitlines()
+    assert len(rows) == 1 + 9  # the header and every deal of the four rubbers
+    body = json.loads(client.get(f"/nights/{night_id}/export.json").content)
+    assert body == api_as(maria).get(f"/api/nights/{night_id}/").json()
+
+
+def test_my_data_downloads_as_one_json_file(rubbers, ana):
+    response = browser(ana).get("/my-data.json")
+    assert response["Content-Disposition"] == 'attachment; filename="squarescores-my-data.json"'
+    data = json.loads(response.content)
+    assert data["profile"]["username"] == "ana"
+    assert len(data["matches"]) == 4
+
+
+def test_outsiders_get_404_and_unknown_formats_too(rubbers, olga, ana):
+    first = rubbers[0]
+    for path in (
+        f"/matches/{first.pk}/export.csv",
+        f"/matches/{first.pk}/export.json",
+        f"/nights/{first.night_id}/export.csv",
+        f"/nights/{first.night_id}/export.json",
+    ):
+        assert browser(olga).get(path).status_code == 404
+    assert browser(ana).get(f"/matches/{first.pk}/export.xlsx").status_code == 404
+    assert browser(ana).get(f"/nights/{first.night_id}/export.xml").status_code == 404
+    assert browser().get("/my-data.json").status_code == 302

@@ -67,7 +67,9 @@ class Command(BaseCommand):
         # 3. Same pairs; a revoke is noted, and Zé ends the rubber early.
         third = second.rematch(ana)
         play(third, ana, ("a", 1), ("b", 2))
-        third.add_note(ze, side="b", text="Rui revoked in deal 2: two games off, kept by hand.")
+        third.add_note(
+            ze, side="b", deal=2, text="Rui revoked in deal 2: two games off, kept by hand."
+        )
         third.end(ze)
         # 4. Back to the first pairs: 4–1, a chapéu.
         fourth = third.rematch(ana, SWAP_PARTNERS)
