@@ -357,6 +357,7 @@ def watch(request, watch_token):
 )
 @api_view(["POST"])
 def renew_links(request, id):
+    s.Nothing(data=request.data).is_valid(raise_exception=True)
     _visible_match(request, id).renew_links(request.user)
     return _match_response(request, id)
 
@@ -391,6 +392,7 @@ def entries(request, id):
 )
 @api_view(["POST"])
 def undo(request, id):
+    s.Nothing(data=request.data).is_valid(raise_exception=True)
     _visible_match(request, id).undo(request.user)
     return _match_response(request, id)
 
@@ -457,6 +459,7 @@ def note(request, id, note_id):
 )
 @api_view(["POST"])
 def end(request, id):
+    s.Nothing(data=request.data).is_valid(raise_exception=True)
     _visible_match(request, id).end(request.user)
     return _match_response(request, id)
 

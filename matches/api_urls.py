@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import api
+from . import api, converters  # noqa: F401  (registers the path converters)
 
 urlpatterns = [
     path("auth/guest/", api.guest, name="api-guest"),
@@ -19,7 +19,7 @@ urlpatterns = [
     path("matches/<int:id>/end/", api.end, name="api-end"),
     path("matches/<int:id>/history/", api.history, name="api-history"),
     path("matches/<int:id>/rematch/", api.rematch, name="api-rematch"),
-    path("watch/<str:watch_token>/", api.watch, name="api-watch"),
+    path("watch/<token:watch_token>/", api.watch, name="api-watch"),
     path("nights/<int:id>/", api.night, name="api-night"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file, not inline,

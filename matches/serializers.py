@@ -6,8 +6,11 @@ serializers describe the shapes of API.md for the schema; the match's reading
 (current deal, pending extras, dealer) comes from ``rules`` and the model.
 """
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from . import rules
 from .models import Event, Match
@@ -33,6 +36,44 @@ class ValidationErrorSerializer(ErrorSerializer):
     )
 
 
+# Input -----------------------------------------------------------------------
+
+
+class Body(serializers.Serializer):
+    """A request body: a JSON object holding only the fields its serializer names.
+
+    An unknown field is refused rather than ignored: a misspelt "sweep" would
+    otherwise enter a plain deal, and a client that thinks it sent something
+    should hear that it did not.
+    """
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key)[:40] or '""' for key in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        api_settings.NON_FIELD_ERRORS_KEY: [
+                            _("There is no field %(names)s here.") % {"names": ", ".join(unknown)}
+                        ]
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class Nothing(Body):
+    """The body of an action that takes none: nothing, or an empty object."""
+
+
+class WholeNumberField(serializers.IntegerField):
+    """An integer; as text, only in ASCII digits ("１" is no number here, as on the pages)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and not data.isascii():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 # Accounts --------------------------------------------------------------------
 
 
@@ -41,7 +82,7 @@ class UserSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
-class GuestSerializer(serializers.Serializer):
+class GuestSerializer(Body):
     name = serializers.CharField(allow_blank=True, help_text="The display name the table will see.")
 
 
@@ -50,7 +91,7 @@ class GuestTokenSerializer(serializers.Serializer):
     user = UserSerializer()
 
 
-class LoginSerializer(serializers.Serializer):
+class LoginSerializer(Body):
     username = serializers.CharField()
     password = serializers.CharField(trim_whitespace=False)
 
@@ -62,14 +103,14 @@ class TokenSerializer(serializers.Serializer):
 # The calculator --------------------------------------------------------------
 
 
-class CardsSerializer(serializers.Serializer):
+class CardsSerializer(Body):
     """How many of each counting card a side took (the others count nothing)."""
 
-    aces = serializers.IntegerField(required=False, default=0)
-    sevens = serializers.IntegerField(required=False, default=0)
-    kings = serializers.IntegerField(required=False, default=0)
-    jacks = serializers.IntegerField(required=False, default=0)
-    queens = serializers.IntegerField(required=False, default=0)
+    aces = WholeNumberField(required=False, default=0)
+    sevens = WholeNumberField(required=False, default=0)
+    kings = WholeNumberField(required=False, default=0)
+    jacks = WholeNumberField(required=False, default=0)
+    queens = WholeNumberField(required=False, default=0)
 
     def to_internal_value(self, data):
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
@@ -81,8 +122,8 @@ class CardsSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class CalculatorSerializer(serializers.Serializer):
-    points = serializers.IntegerField(
+class CalculatorSerializer(Body):
+    points = WholeNumberField(
         required=False, allow_null=True, help_text="The side's card points, 0 to 120."
     )
     cards = CardsSerializer(required=False, allow_null=True)
@@ -101,7 +142,7 @@ class CalculationSerializer(serializers.Serializer):
 # Matches: input ---------------------------------------------------------------
 
 
-class SeatNamesSerializer(serializers.Serializer):
+class SeatNamesSerializer(Body):
     # Blank names reach the model, which says which name is missing and why.
     a1 = serializers.CharField(allow_blank=True)
     a2 = serializers.CharField(allow_blank=True)
@@ -109,7 +150,7 @@ class SeatNamesSerializer(serializers.Serializer):
     b2 = serializers.CharField(allow_blank=True)
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(Body):
     seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
     host_seat = serializers.ChoiceField(
         SEAT_CHOICES, required=False, allow_null=True, default=None,
@@ -119,7 +160,7 @@ class MatchCreateSerializer(serializers.Serializer):
         list(rules.DIRECTIONS), required=False, default=rules.COUNTERCLOCKWISE
     )
     first_dealer = serializers.ChoiceField(SEAT_CHOICES, required=False, default="a1")
-    night = serializers.IntegerField(
+    night = WholeNumberField(
         required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
         help_text="One of the caller's nights, or null to start a new night.",
     )  # fmt: skip
@@ -127,11 +168,11 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class MatchFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField([status for status, _ in Match.STATUSES], required=False)
-    night = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    page = serializers.IntegerField(required=False, min_value=1)
+    night = WholeNumberField(required=False, min_value=1, max_value=MAX_ID)
+    page = WholeNumberField(required=False, min_value=1)
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(Body):
     token = serializers.CharField(help_text="The token of the host's join link.")
     seat = serializers.ChoiceField(SEAT_CHOICES)
     name = serializers.CharField(
@@ -139,30 +180,30 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-class EntrySerializer(serializers.Serializer):
-    deal = serializers.IntegerField(help_text="The deal this entry is for: the current deal.")
+class EntrySerializer(Body):
+    deal = WholeNumberField(help_text="The deal this entry is for: the current deal.")
     side = serializers.ChoiceField(SIDE_CHOICES)
-    games = serializers.IntegerField(help_text="0 to 4, plus the extra games pending.")
+    games = WholeNumberField(help_text="0 to 4, plus the extra games pending.")
     sweep = serializers.BooleanField(
         required=False, default=False, help_text="Every trick: a bandeira, worth 4 or more."
     )
 
 
-class CorrectionSerializer(serializers.Serializer):
-    a = serializers.IntegerField()
-    b = serializers.IntegerField()
+class CorrectionSerializer(Body):
+    a = WholeNumberField()
+    b = WholeNumberField()
     sweep = serializers.BooleanField(required=False, default=False)
 
 
-class NoteCreateSerializer(serializers.Serializer):
+class NoteCreateSerializer(Body):
     side = serializers.ChoiceField(SIDE_CHOICES, help_text="The side that revoked.")
-    deal = serializers.IntegerField(
+    deal = WholeNumberField(
         required=False, allow_null=True, default=None, help_text="Default: the current deal."
     )
     text = serializers.CharField(allow_blank=True)
 
 
-class RematchSerializer(serializers.Serializer):
+class RematchSerializer(Body):
     seats = serializers.DictField(
         child=serializers.ChoiceField(SEAT_CHOICES),
         required=False,

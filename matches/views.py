@@ -16,7 +16,7 @@ from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponseNotModified
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -325,6 +325,16 @@ def not_found(request, exception=None):
     return _not_found(
         request, _("There is nothing here, or it is not yours to see. Is it your match? Log in.")
     )
+
+
+def bad_request(request, exception=None):
+    """Django's own refusals: a body over the size limit, a malformed request."""
+    message = _("This request was too large or malformed, so nothing was done.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=400)
+    if getattr(request, "htmx", False):  # absent when a middleware refused the request early
+        return _alert(request, message, 400)
+    return render(request, "problem.html", {"message": message}, status=400)
 
 
 def csrf_failure(request, reason=""):

@@ -172,7 +172,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "matches.api.exception_handler",
     # The API speaks JSON; the pages post their own forms, and /api/docs/ is the
     # page for trying the API (the browsable API's inline script breaks under the CSP).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["matches.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

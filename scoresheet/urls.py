@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("matches.urls")),
 ]
 
+handler400 = "matches.views.bad_request"
 handler404 = "matches.views.not_found"

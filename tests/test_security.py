@@ -251,6 +251,7 @@ def fill(route, match, note):
         "id": match.night_id if night else match.pk,
         "number": 1,
         "note_id": note.pk,
+        "format": "json",
     }
     path = "/" + route
     for name, value in values.items():
