@@ -12,7 +12,19 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models, transaction
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast, Concat, Greatest, Least, Left
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -221,11 +233,15 @@ def seat_side():
 PAIR_JOIN = "\n"
 
 
-def player_key():
-    """A player in SQL: "u<id>" for an account, "n<name>" for a seat without one."""
+def player_key(seat):
+    """The player in ``seat`` (a relation's name) in SQL: "u<id>" for an account,
+    "n<name>" for a seat without one."""
     return Case(
-        When(user__isnull=False, then=Concat(Value("u"), Cast("user_id", models.CharField()))),
-        default=Concat(Value("n"), "name"),
+        When(
+            **{f"{seat}__user__isnull": False},
+            then=Concat(Value("u"), Cast(f"{seat}__user_id", models.CharField())),
+        ),
+        default=Concat(Value("n"), f"{seat}__name"),
         output_field=models.CharField(),
     )
 
@@ -234,9 +250,10 @@ def _seated(user_id):
     return Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).annotate(side=seat_side())
 
 
-def _player_at(position):
-    seat = Seat.objects.filter(match=OuterRef("pk"), position=position)
-    return Subquery(seat.values(key=player_key())[:1], output_field=models.CharField())
+def _seat_at(position):
+    # A join per seat rather than a subquery: PostgreSQL's planner then sees a cheap
+    # plan (a subquery repeated in every expression looked dear enough to start JIT).
+    return FilteredRelation("seats", condition=Q(seats__position=position))
 
 
 @dataclass
@@ -387,7 +404,8 @@ class MatchQuerySet(models.QuerySet):
 
         meetings = (
             Match.objects.filter(pk__in=rubbers)
-            .annotate(**{position: _player_at(position) for position in rules.SEATS})
+            .annotate(**{f"seat_{position}": _seat_at(position) for position in rules.SEATS})
+            .annotate(**{position: player_key(f"seat_{position}") for position in rules.SEATS})
             .annotate(pair_a=pair("a1", "a2"), pair_b=pair("b1", "b2"))
             .annotate(one=Least("pair_a", "pair_b"), two=Greatest("pair_a", "pair_b"))
             .values("one", "two")
