@@ -13,7 +13,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from . import rules
-from .models import Event, Match
+from .models import Event, Match, MatchQuerySet
 
 # The largest id a bigint column holds: bigger ones can name nothing.
 MAX_ID = 2**63 - 1
@@ -169,6 +169,21 @@ class MatchCreateSerializer(Body):
 class MatchFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField([status for status, _ in Match.STATUSES], required=False)
     night = WholeNumberField(required=False, min_value=1, max_value=MAX_ID)
+    partner = WholeNumberField(
+        required=False, min_value=1, max_value=MAX_ID,
+        help_text="An account that sat on the caller's side.",
+    )  # fmt: skip
+    opponent = WholeNumberField(
+        required=False, min_value=1, max_value=MAX_ID,
+        help_text="An account that sat on the other side.",
+    )  # fmt: skip
+    result = serializers.ChoiceField(
+        list(MatchQuerySet.RESULTS),
+        required=False,
+        help_text="How the rubber went for the caller's side.",
+    )
+    since = serializers.DateField(required=False, help_text="Started on or after this day.")
+    until = serializers.DateField(required=False, help_text="Started on or before this day.")
     page = WholeNumberField(required=False, min_value=1)
 
 
