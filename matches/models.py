@@ -89,6 +89,8 @@ class User(AbstractUser):
 def clean_name(name, what=None):
     what = what or _("Name")
     name = " ".join(str(name or "").split())
+    if "\x00" in name:  # PostgreSQL cannot store it
+        raise rules.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
     if not name:
         raise rules.InvalidInput(_("%(what)s can't be empty."), what=what)
     if len(name) > 40:
@@ -423,17 +425,24 @@ class MatchQuerySet(models.QuerySet):
         )
 
         def pair_name(key):
-            return " & ".join(names.get(player, player[1:]) for player in key.split(PAIR_JOIN))
+            players = [names.get(player, player[1:]) for player in key.split(PAIR_JOIN)]
+            return " & ".join(sorted(players, key=str.casefold))
 
-        head_to_head = [
-            Meeting(
-                pairs=(pair_name(row["one"]), pair_name(row["two"])),
-                rubbers=row["rubbers"],
-                won=(row["one_won"], row["two_won"]),
-                ended_early=row["ended_early"],
+        head_to_head = []
+        for row in meetings:
+            # Named alphabetically, each pair's names and the two pairs alike.
+            sides = sorted(
+                [(pair_name(row["one"]), row["one_won"]), (pair_name(row["two"]), row["two_won"])],
+                key=lambda side: side[0].casefold(),
             )
-            for row in meetings
-        ]
+            head_to_head.append(
+                Meeting(
+                    pairs=(sides[0][0], sides[1][0]),
+                    rubbers=row["rubbers"],
+                    won=(sides[0][1], sides[1][1]),
+                    ended_early=row["ended_early"],
+                )
+            )
         head_to_head.sort(key=lambda m: (-m.rubbers, m.pairs))
         return Standings(players=players, head_to_head=head_to_head)
 
@@ -834,6 +843,8 @@ class Match(models.Model):
         if side not in rules.SIDES:
             raise rules.InvalidInput(_("The side must be a or b."))
         text = " ".join(str(text or "").split())
+        if "\x00" in text:  # PostgreSQL cannot store it
+            raise rules.InvalidInput(_("A note can't contain a NUL character."))
         if not text:
             raise rules.InvalidInput(_("Say what happened: the note can't be empty."))
         if len(text) > 500:
