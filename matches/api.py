@@ -288,6 +288,8 @@ def _start(request):
         direction=data["direction"],
         first_dealer=data["first_dealer"],
         night=night,
+        night_name=data["night_name"],
+        place=data["place"],
     )
     return _match_response(request, match.pk, status.HTTP_201_CREATED)
 

@@ -164,6 +164,13 @@ class MatchCreateSerializer(Body):
         required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
         help_text="One of the caller's nights, or null to start a new night.",
     )  # fmt: skip
+    night_name = serializers.CharField(
+        required=False, allow_blank=True, default="",
+        help_text="A new night's name; the date when left out.",
+    )  # fmt: skip
+    place = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="Where a new night is played."
+    )
 
 
 class MatchFilterSerializer(serializers.Serializer):

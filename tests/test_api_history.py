@@ -62,3 +62,16 @@ def test_the_list_keeps_its_query_count_as_rubbers_grow(api_as, match, ana, rui,
     assert many == one
     assert body["count"] == 61
     assert len(body["results"]) == 20
+
+
+def test_a_new_night_takes_a_name_and_a_place(api_as, ana):
+    seats = {"a1": "Ana", "a2": "Rui", "b1": "Zé", "b2": "Maria"}
+    body = {"seats": seats, "night_name": "Sexta", "place": "Café Central"}
+    response = api_as(ana).post("/api/matches/", body, format="json")
+    assert response.status_code == 201
+    night = api_as(ana).get(f"/api/nights/{response.json()['night']}/").json()
+    assert (night["name"], night["place"]) == ("Sexta", "Café Central")
+    too_long = {"seats": seats, "place": "x" * 81}
+    response = api_as(ana).post("/api/matches/", too_long, format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "The place is too long: 80 characters at most."

@@ -102,3 +102,14 @@ def test_tally_queries_stay_flat_as_the_night_grows(match, ana, django_assert_nu
     with django_assert_num_queries(2):
         tally = night.tally()
     assert standing(tally["pairs"], "Ana & Rui").won == 10
+
+
+def test_a_tie_counts_nothing_and_the_bandeira_after_it_counts_what_was_entered(match, ana):
+    play(match, ana, ("a", 0), ("b", 0), ("b", 5, "sweep"))
+    assert (match.games_a, match.games_b, match.marks) == (0, 5, ["bandeira"])
+    tally = match.night.tally()
+    ze_maria = standing(tally["pairs"], "Zé & Maria")
+    # One deal scored, so 5–0 is a bandeira but not a shutout (that takes two deals or more).
+    assert (ze_maria.won, ze_maria.games, ze_maria.bandeiras, ze_maria.shutouts) == (1, 5, 1, 0)
+    ana_rui = standing(tally["pairs"], "Ana & Rui")
+    assert (ana_rui.rubbers, ana_rui.won, ana_rui.games, ana_rui.bandeiras) == (1, 0, 0, 0)
