@@ -810,6 +810,10 @@ class Match(models.Model):
             row = deals[number - 1]
             before = row.as_rule()
             row.set_cells(corrected)
+            for side in rules.SIDES:
+                if before.cell(side) != corrected.cell(side):
+                    # The sheet names who put each number there: now the host.
+                    setattr(row, f"{side}_by", by)
             row.save()
             match._commit(
                 by,

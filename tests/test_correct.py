@@ -23,6 +23,9 @@ def test_the_host_corrects_a_deal(match, ana, ze):
     assert cells(match) == [(2, 0)]
     assert "Deal 1 corrected." in text(response)
     assert 'id="sheet"' in text(response)
+    # Both numbers are now the host's: Zé never entered that 0.
+    deal = Match.objects.get(pk=match.pk).deal_list()[0]
+    assert (deal.a_by, deal.b_by) == (ana, ana)
 
 
 def test_the_host_corrects_plain_and_is_told(match, ana, ze):
