@@ -116,7 +116,7 @@ def copy_sources(target):
         BASE,
         target,
         ignore=shutil.ignore_patterns(
-            *IGNORED, ".*", "locale", "artifacts", "__pycache__", "*.sqlite3", "*.png"
+            *IGNORED, ".*", "locale", "artifacts", "__pycache__", "*.sqlite3*", "*.png"
         ),
     )
 
