@@ -13,7 +13,9 @@ from urllib.parse import urlencode
 import segno
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponseNotModified, JsonResponse
@@ -28,13 +30,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from . import limits, rules
+from . import limits, posted, rules
 from .forms import GuestForm, JoinForm, KeepForm, NewMatchForm, SignUpForm
 from .models import Deal, Event, Match, RevokeNote, Seat, User, explain
 
 # Where the four arm ends of a cross sit in the SVG, in the order games fill them.
 ARMS = ((60, 25), (105, 70), (60, 115), (15, 70))
 CHECKED = ("on", "true", "1", "yes")
+UNCHECKED = ("", "off", "false", "0", "no")
 
 
 # Getting in -------------------------------------------------------------------
@@ -61,36 +64,67 @@ def too_many(request, message):
     return _problem(request, message, status=429)
 
 
+def bad_form(request, message):
+    return _problem(request, message, status=400)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page; a refused log-in answers 400, as every refused form does."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+
+login_page = limits.limit_posts(limits.LoginThrottle, too_many)(
+    posted.only(form=AuthenticationForm, refuse=bad_form)(LoginView.as_view())
+)
+
+
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many)
+@posted.only(form=GuestForm, refuse=bad_form)
 def guest(request):
-    form = GuestForm(request.POST or None)
+    form = GuestForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         login(request, User.create_guest(form.cleaned_data["name"]))
         return redirect(_next_url(request))
-    return render(request, "registration/guest.html", {"form": form, "next": _next_url(request)})
+    return render(
+        request,
+        "registration/guest.html",
+        {"form": form, "next": _next_url(request)},
+        status=400 if form.errors else 200,
+    )
 
 
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many)
+@posted.only(form=SignUpForm, refuse=bad_form)
 def signup(request):
     if request.user.is_authenticated and request.user.is_guest:
         # A guest keeps their matches by setting a password, not by a new account.
         return redirect(f"{reverse('keep')}?{urlencode({'next': _next_url(request)})}")
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         login(request, form.save())
         return redirect(_next_url(request))
-    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": _next_url(request)},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@posted.only(form=KeepForm, refuse=bad_form)
 def keep(request):
     if not request.user.is_guest:
         messages.info(request, _("Your account already has a password."))
         return redirect(_next_url(request))
-    form = KeepForm(request.user, request.POST or None)
+    form = KeepForm(request.user, _posted(request))
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)
@@ -98,7 +132,12 @@ def keep(request):
             request, _("Done: log in as %(username)s to find your matches.") % {"username": user}
         )
         return redirect(_next_url(request))
-    return render(request, "registration/keep.html", {"form": form, "next": _next_url(request)})
+    return render(
+        request,
+        "registration/keep.html",
+        {"form": form, "next": _next_url(request)},
+        status=400 if form.errors else 200,
+    )
 
 
 # Opening, joining and watching a match ----------------------------------------
@@ -106,8 +145,9 @@ def keep(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@posted.only(form=NewMatchForm, refuse=bad_form)
 def new_match(request):
-    form = NewMatchForm(request.POST or None, initial=NewMatchForm.initial_for(request.user))
+    form = NewMatchForm(_posted(request), initial=NewMatchForm.initial_for(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             match = Match.objects.start(
@@ -121,11 +161,17 @@ def new_match(request):
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=match.pk)
-    return render(request, "matches/new.html", {"form": form})
+    return render(
+        request,
+        "matches/new.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
+@posted.only(form=JoinForm, refuse=bad_form)
 def join(request, token):
     match = Match.objects.filter(join_token=token).prefetch_related(_seats()).first()
     if match is None:
@@ -137,7 +183,7 @@ def join(request, token):
         return _go(request, reverse("match", args=[match.pk]))
     free = [seat for seat in match.seat_list() if seat.user_id is None]
     anonymous = not request.user.is_authenticated
-    form = JoinForm(request.POST or None, free_seats=free, anonymous=anonymous)
+    form = JoinForm(_posted(request), free_seats=free, anonymous=anonymous)
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["name"] or None
         try:
@@ -199,6 +245,7 @@ def sheet(request, pk):
 
 
 @require_POST
+@posted.only("deal", "side", "games", "sweep", "extra", refuse=bad_form)
 def entry(request, pk):
     match = _match_for_viewer(request, pk)
     games = request.POST.get("games")
@@ -221,6 +268,7 @@ def entry(request, pk):
 
 
 @require_POST
+@posted.only(refuse=bad_form)
 def undo(request, pk):
     match = _match_for_viewer(request, pk)
     try:
@@ -231,6 +279,7 @@ def undo(request, pk):
 
 
 @require_POST
+@posted.only("a", "b", "sweep", refuse=bad_form)
 def correct(request, pk, number):
     match = _match_for_viewer(request, pk)
     try:
@@ -247,6 +296,7 @@ def correct(request, pk, number):
 
 
 @require_http_methods(["GET", "POST"])
+@posted.only(refuse=bad_form)
 def end(request, pk):
     """GET asks first (the page without JavaScript); POST ends the match."""
     match = _match_for_viewer(request, pk)
@@ -260,6 +310,7 @@ def end(request, pk):
 
 
 @require_POST
+@posted.only("side", "deal", "text", refuse=bad_form)
 def add_note(request, pk):
     match = _match_for_viewer(request, pk)
     try:
@@ -275,6 +326,7 @@ def add_note(request, pk):
 
 
 @require_POST
+@posted.only(refuse=bad_form)
 def withdraw_note(request, pk, note_id):
     match = _match_for_viewer(request, pk)
     try:
@@ -285,6 +337,7 @@ def withdraw_note(request, pk, note_id):
 
 
 @require_POST
+@posted.only(refuse=bad_form)
 def renew(request, pk):
     match = _match_for_viewer(request, pk)
     try:
@@ -295,6 +348,7 @@ def renew(request, pk):
 
 
 @require_POST
+@posted.only(refuse=bad_form)
 def rematch(request, pk):
     match = _match_for_viewer(request, pk)
     try:
@@ -305,6 +359,7 @@ def rematch(request, pk):
 
 
 @require_POST
+@posted.only("side", "points", "every_trick", *rules.CARD_VALUES, refuse=bad_form)
 def calculator(request, pk):
     """Points or cards to games. It only answers; entering is a separate tap."""
     match = _match_for_viewer(request, pk)
@@ -363,8 +418,19 @@ def _alert(request, message, status, target="#messages"):
 # Helpers -----------------------------------------------------------------------
 
 
+def _posted(request):
+    # A POST with no fields at all is still a POST: its form is bound, and refused.
+    return request.POST if request.method == "POST" else None
+
+
 def _checked(request, name):
-    return request.POST.get(name, "").lower() in CHECKED
+    value = request.POST.get(name, "").lower()
+    if value not in CHECKED and value not in UNCHECKED:
+        # A checkbox sends "on" or nothing: anything else did not come from our page.
+        raise rules.InvalidInput(
+            gettext_lazy("A box is either ticked or not: %(value)s is neither."), value=value[:20]
+        )
+    return value in CHECKED
 
 
 def _go(request, url):

@@ -36,7 +36,7 @@ def test_next_never_leaves_the_site(db):
 def test_a_guest_name_must_be_given_and_short(db):
     for name, why in [("   ", "This field is required."), ("x" * 41, "at most 40")]:
         response = browser().post("/guest/", {"name": name})
-        assert response.status_code == 200
+        assert response.status_code == 400
         assert why in text(response)
     assert not User.objects.exists()
 
@@ -72,7 +72,7 @@ def test_sign_up_refuses_mismatched_passwords(db):
 
     response = browser().post("/accounts/signup/", {**form, "password2": "other-phrase-77"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "errorlist" in text(response)
     assert not User.objects.exists()
 
@@ -94,7 +94,7 @@ def test_log_in_and_out(ana):
 def test_a_wrong_password_is_refused(ana):
     response = browser().post("/accounts/login/", {"username": "ana", "password": "nope"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "errorlist" in text(response)
 
 
@@ -131,7 +131,7 @@ def test_keeping_refuses_a_taken_username(ana):
 
     response = browser(guest).post("/accounts/keep/", {**form, "username": "ANA"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "That username is taken" in text(response)
     guest.refresh_from_db()
     assert guest.is_guest

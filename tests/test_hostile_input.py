@@ -12,15 +12,20 @@ as it was (a snapshot of every row before and after).
 
 import copy
 import json
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
 
 import pytest
 from django.apps import apps
+from django.test import Client
+from django.urls import resolve
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches.models import Match
+from matches.models import Match, User
 
 from .conftest import SEAT_NAMES
+from .pages import HTMX, messages_of, text
 
 LONG = "x" * 10_000
 
@@ -122,6 +127,7 @@ def world(match, ana, rui, ze, maria, olga):
     open_.renew_links(ana)
     open_.refresh_from_db()
     match.refresh_from_db()
+    guest = User.create_guest("Bia")
     return {
         "match": match,
         "note": note,
@@ -130,7 +136,7 @@ def world(match, ana, rui, ze, maria, olga):
         "ended": ended,
         "open": open_,
         "old_token": old_token,
-        "people": {"ana": ana, "rui": rui, "ze": ze, "maria": maria, "olga": olga},
+        "people": {"ana": ana, "rui": rui, "ze": ze, "maria": maria, "olga": olga, "guest": guest},
     }
 
 
@@ -382,3 +388,292 @@ def test_session_posts_to_the_api_need_the_csrf_token(world):
             f"{path} without CSRF", send(client, method, fill(path, world), {}), before
         )
     refusals.assert_none()
+
+
+# The pages ------------------------------------------------------------------------------
+
+FORM_NUMBERS = [
+    "-1", str(-(10**30)), str(10**30), str(2**63), "1e309", "-1e309", "NaN", "nan", "inf",
+    "Infinity", "1.5", "abc", " ", "1e3", "0x10", "１２３４５", "٣", "½", "三", LONG, "9" * 5000,
+    "1\x00", ["1", "2"],
+]  # fmt: skip
+# Where a blank field asks for the default (a note's deal, a card count), blanks are fine.
+BLANK_IS_DEFAULT = [value for value in FORM_NUMBERS if value != " "]
+FORM_CHOICES = ["c", "", " ", "A", "a ", "ａ", LONG, "a\x00", "1", "None", ["a", "b"]]
+FORM_TEXTS = [LONG, "\x00", "Ana\x00", "   ", ["Ana", "Rui"]]
+FORM_BOOLS = ["maybe", "2", "-1", LONG, "\x00", ["on", "off"]]
+PASSWORD = "a-long-sueca-phrase-9"
+
+# name: (who, path, a body the page accepts, {field: values to refuse}, required fields)
+PAGES = {
+    "guest": (None, "/guest/", {"name": "Tó"}, {"name": FORM_TEXTS}, ["name"]),
+    "sign up": (
+        None, "/accounts/signup/",
+        {"username": "bia", "display_name": "Bia", "password1": PASSWORD, "password2": PASSWORD},
+        {"username": [LONG, "\x00", "", "bia bia", ["bia", "tó"]],
+         "display_name": FORM_TEXTS, "password2": ["", "other", "\x00"]},
+        ["username", "display_name", "password1", "password2"],
+    ),
+    "keep the account": (
+        "guest", "/accounts/keep/",
+        {"username": "bia-keeps", "new_password1": PASSWORD, "new_password2": PASSWORD},
+        {"username": [LONG, "\x00", "", "ANA", "bia bia"], "new_password2": ["", "other"]},
+        ["username", "new_password1", "new_password2"],
+    ),
+    "log in": (
+        None, "/accounts/login/", {"username": "ana", "password": "sueca-na-mesa-42"},
+        {"username": [LONG, "\x00", "", "ANA ", ["ana", "rui"]],
+         "password": [LONG, "", "\x00", ["sueca-na-mesa-42", "x"]]},
+        ["username", "password"],
+    ),
+    "new match": (
+        "ana", "/matches/new/",
+        {**SEAT_NAMES, "host_seat": "a1", "direction": "clockwise", "first_dealer": "b1"},
+        {"a1": FORM_TEXTS, "b2": FORM_TEXTS, "host_seat": [c for c in FORM_CHOICES if c != ""],
+         "direction": FORM_CHOICES, "first_dealer": FORM_CHOICES},
+        ["a1", "a2", "b1", "b2", "direction", "first_dealer"],
+    ),
+    "join": (
+        "olga", "/join/{open_token}/", {"seat": "b2", "name": "Olga"},
+        {"seat": FORM_CHOICES, "name": [LONG, "\x00", ["Olga", "Ana"]]}, ["seat"],
+    ),
+    "join as a newcomer": (
+        None, "/join/{open_token}/", {"seat": "a2", "name": "Tó"},
+        {"seat": FORM_CHOICES, "name": FORM_TEXTS}, ["seat", "name"],
+    ),
+    "enter games": (
+        "ana", "/matches/{match}/entries/", {"deal": "2", "side": "a", "games": "1"},
+        {"deal": FORM_NUMBERS, "side": FORM_CHOICES, "games": FORM_NUMBERS,
+         "sweep": FORM_BOOLS, "extra": FORM_NUMBERS},
+        ["deal", "side", "games"],
+    ),
+    "correct a deal": (
+        "ana", "/matches/{match}/deals/1/", {"a": "2", "b": "0"},
+        {"a": FORM_NUMBERS, "b": FORM_NUMBERS, "sweep": FORM_BOOLS}, ["a", "b"],
+    ),
+    "note a revoke": (
+        "ana", "/matches/{match}/notes/", {"side": "b", "deal": "1", "text": "Zé"},
+        {"side": FORM_CHOICES, "deal": BLANK_IS_DEFAULT, "text": FORM_TEXTS}, ["side", "text"],
+    ),
+    "calculator": (
+        "ana", "/matches/{match}/calculator/", {"points": "65"},
+        {"points": FORM_NUMBERS, "every_trick": FORM_BOOLS, "aces": BLANK_IS_DEFAULT},
+        [],
+    ),
+}  # fmt: skip
+BODILESS_PAGES = {
+    "undo": ("ana", "/matches/{match}/undo/"),
+    "end": ("ana", "/matches/{match}/end/"),
+    "renew links": ("ana", "/matches/{match}/renew/"),
+    "withdraw a note": ("ana", "/matches/{match}/notes/{note}/withdraw/"),
+    "rematch": ("ana", "/matches/{ended}/rematch/"),
+}
+
+
+def page_client(world, who, **options):
+    client = Client(**options)
+    if who is not None:
+        client.force_login(world["people"][who])
+    return client
+
+
+def check_page(refusals, case, response, before, htmx):
+    """htmx gets a 4xx with the message; a plain form a 4xx page with it, or (for the
+    sheet's buttons) the way back to the sheet with the message to show there."""
+    status = response.status_code
+    if status == 302 and not htmx:
+        said = messages_of(response)
+        if not said or response["Location"].startswith("/accounts/login/"):
+            refusals.failures.append(f"{case}: redirected without a message")
+    elif not 400 <= status < 500:
+        refusals.failures.append(f"{case}: {status} {text(response)[:200]!r}")
+        return
+    elif len(text(response).strip()) < 10:
+        refusals.failures.append(f"{case}: {status} without a message")
+    if snapshot() != before:
+        refusals.failures.append(f"{case}: {status} yet the database changed")
+
+
+def post_all(refusals, client, path, bodies, before):
+    for case, body in bodies:
+        for htmx in (False, True):
+            response = client.post(path, body, **(HTMX if htmx else {}))
+            check_page(refusals, f"{case}{' (htmx)' if htmx else ''}", response, before, htmx)
+
+
+def test_the_accepted_forms_are_accepted(world):
+    for name, (who, path, body, _fields, _required) in PAGES.items():
+        client = page_client(world, who)
+        before = snapshot()
+        response = client.post(fill(path, world), fill_body(body, world))
+        if name not in ("calculator", "log in"):  # these two store nothing
+            assert snapshot() != before, name
+        assert response.status_code in (200, 302), (name, response.status_code)
+        if response.status_code == 302:
+            assert not response["Location"].startswith("/accounts/login/"), name
+        if name != "calculator":
+            assert "errorlist" not in text(response), name
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_form_field_refuses_what_it_must(world, name):
+    who, path, body, fields, required = PAGES[name]
+    client, path, body = page_client(world, who), fill(path, world), fill_body(body, world)
+    before = snapshot()
+    refusals = Refusals()
+    bodies = [
+        (f"{name} {field}={value!r:.40}", {**body, field: value})
+        for field, values in fields.items()
+        for value in values
+    ]
+    bodies += [(f"{name} without {field}", spoil(body, field, MISSING)) for field in required]
+    bodies += [
+        (f"{name} with {extra!r:.30}", {**body, **extra})
+        for extra in ({"games_a": "4"}, {"host": "olga"}, {"x" * 1000: "y"})
+    ]
+    post_all(refusals, client, path, bodies, before)
+    refusals.assert_none()
+
+
+@pytest.mark.parametrize("name", list(BODILESS_PAGES))
+def test_buttons_refuse_fields_they_do_not_have(world, name):
+    who, path = BODILESS_PAGES[name]
+    client, path = page_client(world, who), fill(path, world)
+    before = snapshot()
+    refusals = Refusals()
+    bodies = [(f"{name} with {extra!r:.30}", extra) for extra in ({"deal": "1"}, {"x": LONG})]
+    post_all(refusals, client, path, bodies, before)
+    refusals.assert_none()
+
+
+def test_a_page_body_over_the_size_limit_is_refused(world):
+    client = page_client(world, "ana")
+    before = snapshot()
+    refusals = Refusals()
+    body = {"deal": "2", "side": "a", "games": "1", "text": "x" * 3_000_000}
+    post_all(refusals, client, fill("/matches/{match}/entries/", world), [("3 MB", body)], before)
+    refusals.assert_none()
+
+
+def test_pages_refuse_ids_that_name_nothing_or_another_matchs(world):
+    client = page_client(world, "ana")
+    before = snapshot()
+    refusals = Refusals()
+    match = world["match"].pk
+    for id_ in ("0", str(10**30), str(2**63), "9" * 5000):
+        for path in (f"/matches/{id_}/", f"/matches/{id_}/sheet/", f"/history/{id_}/",
+                     f"/nights/{id_}/"):  # fmt: skip
+            response = client.get(path)
+            if response.status_code != 404:
+                refusals.failures.append(f"GET {path[:50]}: {response.status_code}")
+        post_all(refusals, client, f"/matches/{id_}/undo/", [(f"undo {id_[:20]}", {})], before)
+        path = f"/matches/{match}/notes/{id_}/withdraw/"
+        post_all(refusals, client, path, [(f"withdraw {id_[:20]}", {})], before)
+        path = f"/matches/{match}/deals/{id_}/"
+        post_all(refusals, client, path, [(f"correct {id_[:20]}", {"a": "0", "b": "2"})], before)
+    other_note = world["other_note"].pk
+    cases = [
+        (f"/matches/{match}/notes/{other_note}/withdraw/", {}),
+        (f"/matches/{match}/deals/3/", {"a": "0", "b": "2"}),
+        (f"/matches/{match}/entries/", {"deal": "4", "side": "a", "games": "1"}),
+        (f"/matches/{match}/notes/", {"side": "a", "deal": "3", "text": "x"}),
+    ]
+    for path, body in cases:
+        post_all(refusals, client, path, [(f"{path} {body}", body)], before)
+    refusals.assert_none()
+
+
+def test_forged_and_old_links_open_nothing(world):
+    before = snapshot()
+    open_ = world["open"]
+    tokens = [world["old_token"], "x" * 32, open_.join_token[:-1], open_.join_token + "x",
+              "%00", "a%00b", "ação", LONG, open_.watch_token]  # fmt: skip
+    for who in (None, "olga"):
+        client = page_client(world, who)
+        for token in tokens:
+            for response in (
+                client.get(f"/join/{token}/"),
+                client.post(f"/join/{token}/", {"seat": "b2", "name": "Olga"}),
+            ):
+                assert response.status_code == 404, (who, token[:40], response.status_code)
+                assert "Maria" not in text(response)
+            if token != open_.watch_token:
+                assert client.get(f"/watch/{token}/").status_code == 404, token[:40]
+        assert client.get(f"/watch/{open_.join_token}/").status_code == 404
+    assert snapshot() == before
+
+
+def test_every_form_needs_its_csrf_token(world):
+    clients = {
+        who: page_client(world, who, enforce_csrf_checks=True)
+        for who in {page[0] for page in (*PAGES.values(), *BODILESS_PAGES.values())}
+    }
+    before = snapshot()
+    refusals = Refusals()
+    for name, (who, path, body, _fields, _required) in PAGES.items():
+        client = clients[who]
+        post_all(
+            refusals,
+            client,
+            fill(path, world),
+            [(f"{name} without CSRF", fill_body(body, world))],
+            before,
+        )
+    for name, (who, path) in BODILESS_PAGES.items():
+        client = clients[who]
+        post_all(refusals, client, fill(path, world), [(f"{name} without CSRF", {})], before)
+    refusals.assert_none()
+    response = page_client(world, "ana", enforce_csrf_checks=True).post(
+        fill("/matches/{match}/entries/", world), {"deal": "2", "side": "a", "games": "1"}
+    )
+    assert response.status_code == 403
+    assert "Reload the page" in text(response)
+
+
+class Forms(HTMLParser):
+    """Each POST form of a page: its action and the names of the fields it sends."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms = []
+        self.open = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and attrs.get("method", "get").lower() == "post":
+            self.open = (attrs.get("action") or "", set())
+            self.forms.append(self.open)
+        elif tag in ("input", "select", "textarea", "button") and self.open and attrs.get("name"):
+            self.open[1].add(attrs["name"])
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.open = None
+
+
+def test_our_pages_post_only_the_fields_their_views_take(world):
+    """The other side of refusing unknown fields: no form of ours sends one."""
+    match, ended, token = world["match"], world["ended"], world["open"].join_token
+    pages = [
+        (None, "/"), (None, "/guest/"), (None, "/accounts/login/"), (None, "/accounts/signup/"),
+        ("guest", "/accounts/keep/"), ("ana", "/"), ("ana", "/matches/new/"),
+        (None, f"/join/{token}/"), ("olga", f"/join/{token}/"),
+        ("ana", f"/matches/{match.pk}/"), ("rui", f"/matches/{match.pk}/"),
+        ("ze", f"/matches/{match.pk}/"), ("ana", f"/matches/{match.pk}/end/"),
+        ("ana", f"/matches/{ended.pk}/"),
+    ]  # fmt: skip
+    checked = set()
+    for who, path in pages:
+        response = page_client(world, who).get(path)
+        assert response.status_code == 200, path
+        parser = Forms()
+        parser.feed(text(response))
+        for action, names in parser.forms:
+            route = resolve(urlsplit(action or path).path)
+            allowed = getattr(route.func, "posted_fields", None)
+            if allowed is None:
+                continue  # Django's own (the language switch) or another page's
+            assert names <= allowed, (path, action, names - allowed)
+            checked.add(route.url_name)
+    assert {"guest", "signup", "keep", "new_match", "join", "entry", "undo", "correct",
+            "end", "add_note", "calculator", "login"} <= checked  # fmt: skip

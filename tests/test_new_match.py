@@ -64,7 +64,7 @@ def test_the_host_may_only_keep_the_score(ana):
 def test_missing_names_are_refused_and_nothing_is_created(ana):
     response = browser(ana).post("/matches/new/", {**FORM, "b2": "   "})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "errorlist" in text(response)
     assert not Match.objects.exists()
 
@@ -72,6 +72,6 @@ def test_missing_names_are_refused_and_nothing_is_created(ana):
 def test_unknown_choices_are_refused(ana):
     response = browser(ana).post("/matches/new/", {**FORM, "first_dealer": "c3", "direction": "up"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert text(response).count('class="errorlist"') == 2
     assert not Match.objects.exists()
