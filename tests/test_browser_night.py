@@ -16,6 +16,26 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 640}
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """The machine's Chromium, headless (there is no browser download to fall back on)."""
+    return {
+        **browser_type_launch_args,
+        "headless": True,
+        "executable_path": "/usr/bin/chromium",
+        "args": CHROMIUM_ARGS,
+    }
 
 
 @pytest.fixture
