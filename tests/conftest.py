@@ -3,12 +3,55 @@
 import os
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import Match, User
 
 # Playwright's sync API runs an event loop in the test thread, beside live_server.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """One headless Chromium for every browser test (pytest-playwright's ``browser``)."""
+    return {
+        "headless": True,
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture
+def phone(new_context, live_server):
+    """A phone at the table: a new 360×640 browser context and its page, signed in
+    as ``user`` when given; other options go to the context (color_scheme="dark")."""
+
+    def open_phone(user=None, **options):
+        context = new_context(viewport={"width": 360, "height": 640}, **options)
+        context.set_default_timeout(10_000)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            session = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+            )
+        return context.new_page()
+
+    return open_phone
 
 
 @pytest.fixture(autouse=True)

@@ -2,24 +2,19 @@
 Content-Security-Policy and lists the API."""
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 pytestmark = pytest.mark.browser
 
 
-def test_swagger_ui_shows_the_api_offline_under_the_csp(live_server):
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium")
-        page = chromium.new_page()
-        refused = []
-        page.on("console", lambda message: refused.append(message.text)
-                if "Content Security Policy" in message.text else None)  # fmt: skip
-        outside = []
-        page.on("request", lambda request: outside.append(request.url)
-                if not request.url.startswith(live_server.url) else None)  # fmt: skip
-        page.goto(f"{live_server.url}/api/docs/")
-        page.get_by_text("/api/matches/{id}/entries/").first.wait_for(timeout=15000)
-        assert page.get_by_text("SquareScores API").first.is_visible()
-        chromium.close()
+def test_swagger_ui_shows_the_api_offline_under_the_csp(live_server, page):
+    refused = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)  # fmt: skip
+    outside = []
+    page.on("request", lambda request: outside.append(request.url)
+            if not request.url.startswith(live_server.url) else None)  # fmt: skip
+    page.goto(f"{live_server.url}/api/docs/")
+    page.get_by_text("/api/matches/{id}/entries/").first.wait_for(timeout=15000)
+    assert page.get_by_text("SquareScores API").first.is_visible()
     assert refused == []
     assert outside == []
