@@ -6,6 +6,8 @@ the match's new state. The models check every rule and permission and raise a
 the same message the page shows.
 """
 
+from dataclasses import asdict
+
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import JsonResponse
@@ -224,7 +226,8 @@ def calculator(request):
     calculation = rules.calculate(
         points=data.get("points"), cards=data.get("cards"), every_trick=data["every_trick"]
     )
-    return Response(s.CalculationSerializer(calculation).data)
+    # The calculation is plain numbers already; its serializer only describes them.
+    return Response(asdict(calculation))
 
 
 # Matches -------------------------------------------------------------------------------

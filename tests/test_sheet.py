@@ -273,7 +273,7 @@ def test_the_fragment_polls_with_its_etag(match, ana):
     page = sheet_of(ana, match)
     etag = f"{match.version}-u{ana.pk}-en"
 
-    assert f'hx-get="/matches/{match.pk}/sheet/" hx-trigger="every 2s"' in page
+    assert f'hx-get="/matches/{match.pk}/sheet/?t=' in page
     assert f'hx-headers="{{&quot;If-None-Match&quot;: &quot;\\&quot;{etag}\\&quot;&quot;}}"' in page
     assert f'data-version="{match.version}"' in page
 

@@ -1,0 +1,83 @@
+"""The poll every phone sends every two seconds: cheap while nothing changed, and still
+telling a stranger nothing."""
+
+import re
+from html import unescape
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches import views
+from matches.models import Match
+
+from .conftest import SEAT_NAMES
+from .pages import HTMX, browser, text
+
+
+def poll_of(client, match):
+    """The poll URL and ETag the sheet page gives this viewer, as htmx would send them."""
+    page = text(client.get(f"/matches/{match.pk}/"))
+    url = unescape(re.search(r'hx-get="([^"]*/sheet/[^"]*)"', page).group(1))
+    return url, client.get(url, **HTMX)["ETag"]
+
+
+def test_an_unchanged_sheet_answers_304_from_one_query_without_the_session(match, ana):
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code == 304
+    assert response["ETag"] == etag
+    assert len(queries) == 1, [query["sql"] for query in queries]
+    assert "django_session" not in queries[0]["sql"]
+
+
+def test_after_a_change_the_poll_answers_the_fragment(match, ana, rui):
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    match.record(rui, deal=1, side="a", games=1)
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+    assert text(response).lstrip().startswith('<section id="sheet"')
+
+
+def test_each_viewer_polls_with_their_own_signature(match, ana, ze):
+    assert poll_of(browser(ana), match)[0] != poll_of(browser(ze), match)[0]
+
+
+def test_a_stolen_or_forged_signature_shows_a_stranger_nothing(match, ana, olga):
+    url, etag = poll_of(browser(ana), match)
+    for client in (browser(olga), browser()):
+        for headers in ({"HTTP_IF_NONE_MATCH": etag}, {}):
+            # Even Ana's own signature only ever answers "no change"; what changed
+            # needs the session of someone who may see the match.
+            response = client.get(url, **headers, **HTMX)
+            assert response.status_code in (304, 404)
+            assert "Maria" not in text(response)
+        forged = url.split("?")[0] + "?t=" + url.split("t=")[1][:-3] + "xyz"
+        response = client.get(forged, HTTP_IF_NONE_MATCH=etag, **HTMX)
+        assert response.status_code == 404
+
+
+def test_a_signature_for_another_match_does_not_count(match, ana):
+    other = Match.objects.start(ana, SEAT_NAMES, host_seat="a1")
+    client = browser(ana)
+    signature = poll_of(client, match)[0].split("?")[1]
+    etag = client.get(f"/matches/{other.pk}/sheet/", **HTMX)["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(
+            f"/matches/{other.pk}/sheet/?{signature}", HTTP_IF_NONE_MATCH=etag, **HTMX
+        )
+    assert response.status_code == 304  # Ana's own match, but read the whole way
+    assert any("django_session" in query["sql"] for query in queries)
+
+
+def test_an_old_signature_polls_the_whole_way(match, ana, monkeypatch):
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    monkeypatch.setattr(views, "POLL_TOKEN_AGE", -1)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code == 304
+    assert any("django_session" in query["sql"] for query in queries)
