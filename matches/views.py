@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -602,7 +603,7 @@ def _describe(sides, pending, marks):
         words.append(_("a cat face on both crosses for the shutout"))
     if "chapeu" in marks:
         words.append(_("a hat for the chapéu"))
-    return ". ".join(words) + "."
+    return ". ".join(capfirst(sentence) for sentence in words) + "."
 
 
 def _table(request, match, *, watching=False):

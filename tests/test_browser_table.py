@@ -189,7 +189,7 @@ def test_a_bandeira_from_nil_nil_wins_at_once_on_every_phone(table):
     tap(ze, 1, "Nós", "4")
     for name, page in table.items():
         nos, eles = (4, 0) if name in ("ze", "maria") else (0, 4)
-        sees_score(page, nos, eles, " a flag for the bandeira.")
+        sees_score(page, nos, eles, " A flag for the bandeira.")
         expect(page.locator(".banner")).to_contain_text("Bandeira! Every trick of a deal")
         expect(page.locator(".crosses path.mark.solid")).to_have_count(1)
         expect(page.locator(".enter")).to_have_count(0)

@@ -85,7 +85,7 @@ def test_a_bandeira_shows_a_flag_and_a_banner(match, ana, ze):
     assert "Eles won the rubber, 4 to 0." in page
     assert "Bandeira!" in page
     assert 'class="mark solid" d="M30 62' in page
-    assert "a flag for the bandeira" in crosses_title(page)
+    assert "A flag for the bandeira." in crosses_title(page)
 
 
 def test_a_shutout_puts_a_cat_face_on_both_crosses(match, ana):
