@@ -96,7 +96,7 @@ def test_a_shutout_puts_a_cat_face_on_both_crosses(match, ana):
 
     assert page.count('<path class="mark" d="M74 42') == 2
     assert "A shutout" in page
-    assert "a cat face on both crosses" in crosses_title(page)
+    assert "A cat face on both crosses for the shutout." in crosses_title(page)
 
 
 def test_a_four_to_one_win_shows_the_chapeu(match, ana, ze):
@@ -108,7 +108,7 @@ def test_a_four_to_one_win_shows_the_chapeu(match, ana, ze):
 
     assert "Chapéu" in page
     assert 'd="M23 101h30' in page
-    assert "a hat for the chapéu" in crosses_title(page)
+    assert "A hat for the chapéu." in crosses_title(page)
 
 
 def test_pending_tie_extras_are_shown_and_offered_on_the_buttons(match, ana, ze):
