@@ -116,8 +116,8 @@ TEMPLATES = [
 # SQLite file by default, so the app runs with nothing else installed;
 # PostgreSQL (or anything dj-database-url reads) when DATABASE_URL is set.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=envint("CONN_MAX_AGE", 600),
         conn_health_checks=True,
     )
@@ -149,6 +149,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Read at start-up: the test runner turns DEBUG off later, and whitenoise would then
+# look for a collectstatic folder that development never makes.
+WHITENOISE_AUTOREFRESH = DEBUG
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

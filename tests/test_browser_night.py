@@ -5,8 +5,6 @@ filters swap the list in place. Screenshots go to artifacts/."""
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from matches.models import Match
@@ -14,45 +12,8 @@ from tests.nights import four_rubbers, play
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 640}
+PHONE_WIDTH = 360
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """The machine's Chromium, headless (there is no browser download to fall back on)."""
-    return {
-        **browser_type_launch_args,
-        "headless": True,
-        "executable_path": "/usr/bin/chromium",
-        "args": CHROMIUM_ARGS,
-    }
-
-
-@pytest.fixture
-def phone(new_context, live_server):
-    """A 360×640 page signed in as ``user``."""
-
-    def open_phone(user):
-        context = new_context(viewport=PHONE)
-        client = Client()
-        client.force_login(user)
-        session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-        )
-        return context.new_page()
-
-    return open_phone
 
 
 def shoot(page, name):
@@ -61,7 +22,7 @@ def shoot(page, name):
 
 
 def fits_the_phone(page):
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
 
 
 def test_host_starts_the_next_rubber_with_partners_swapped(phone, live_server, match, ana, rui, ze):
