@@ -93,6 +93,11 @@ class NewMatchForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
+    # A new match opens a new night; rematches carry on the night they belong to.
+    night_name = forms.CharField(
+        label=_("Name"), max_length=80, required=False, help_text=_("Left empty: the date.")
+    )
+    place = forms.CharField(label=_("Place"), max_length=80, required=False)
 
     @classmethod
     def initial_for(cls, host):

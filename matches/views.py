@@ -161,6 +161,8 @@ def new_match(request):
                 host_seat=form.cleaned_data["host_seat"] or None,
                 direction=form.cleaned_data["direction"],
                 first_dealer=form.cleaned_data["first_dealer"],
+                night_name=form.cleaned_data["night_name"],
+                place=form.cleaned_data["place"],
             )
         except rules.Refusal as refusal:
             form.add_error(None, explain(refusal))

@@ -1,5 +1,7 @@
 """Opening a match: four seat names, the host's seat, the first dealer, the direction."""
 
+from django.utils import timezone
+
 from matches.models import Match
 
 from .conftest import SEAT_NAMES
@@ -75,3 +77,20 @@ def test_unknown_choices_are_refused(ana):
     assert response.status_code == 400
     assert text(response).count('class="errorlist"') == 2
     assert not Match.objects.exists()
+
+
+
+def test_a_new_match_opens_a_night_with_the_name_and_place_given(ana):
+    response = browser(ana).post(
+        "/matches/new/", {**FORM, "night_name": "Sexta no Zé", "place": "Café Império"}
+    )
+
+    assert response.status_code == 302
+    night = Match.objects.get().night
+    assert (night.name, night.place) == ("Sexta no Zé", "Café Império")
+
+
+def test_without_a_name_the_night_is_named_by_its_date(ana):
+    browser(ana).post("/matches/new/", FORM)
+
+    assert Match.objects.get().night.name == timezone.localdate().strftime("%Y-%m-%d")
