@@ -127,6 +127,13 @@ def _match_response(request, id, status=status.HTTP_200_OK):
     return _sheet(request, match, status)
 
 
+def _changed(request, match, status=status.HTTP_200_OK):
+    """The sheet after one of the match's own changes: its seats and deals came
+    back from the change, read under the row's lock, so only the notes are read."""
+    prefetch_related_objects([match.hold_sheet()], "notes")
+    return _sheet(request, match, status)
+
+
 def _sheet(request, match, status=status.HTTP_200_OK, watching=False):
     show_tokens = not watching and match.is_host(request.user)
     data = s.MatchSerializer(match, context={"show_tokens": show_tokens}).data
@@ -392,7 +399,7 @@ def entries(request, id):
     serializer = s.EntrySerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     match.record(request.user, **serializer.validated_data)
-    return _match_response(request, id, status.HTTP_201_CREATED)
+    return _changed(request, match, status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -406,8 +413,9 @@ def entries(request, id):
 @api_view(["POST"])
 def undo(request, id):
     s.Nothing(data=request.data).is_valid(raise_exception=True)
-    _visible_match(request, id).undo(request.user)
-    return _match_response(request, id)
+    match = _visible_match(request, id)
+    match.undo(request.user)
+    return _changed(request, match)
 
 
 @extend_schema(
@@ -424,7 +432,7 @@ def correct(request, id, number):
     serializer = s.CorrectionSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     match.correct(request.user, number=number, **serializer.validated_data)
-    return _match_response(request, id)
+    return _changed(request, match)
 
 
 @extend_schema(
@@ -473,8 +481,9 @@ def note(request, id, note_id):
 @api_view(["POST"])
 def end(request, id):
     s.Nothing(data=request.data).is_valid(raise_exception=True)
-    _visible_match(request, id).end(request.user)
-    return _match_response(request, id)
+    match = _visible_match(request, id)
+    match.end(request.user)
+    return _changed(request, match)
 
 
 @extend_schema(

@@ -591,8 +591,53 @@ class Match(models.Model):
     # Changing ------------------------------------------------------------
 
     def _locked(self):
-        """This match re-read with its row locked; call inside transaction.atomic()."""
-        return Match.objects.select_for_update().get(pk=self.pk)
+        """This match re-read with its row locked, with its seats and deals; call
+        inside transaction.atomic().
+
+        While the row is locked nobody else changes the seats or the deals, so
+        these are read once here and kept current by the change itself (see
+        ``_keep_deals``), and ``_adopt`` hands them back to the caller's instance.
+        """
+        return (
+            Match.objects.select_for_update()
+            .prefetch_related(
+                models.Prefetch("seats", queryset=Seat.objects.select_related("user")),
+                models.Prefetch("deals", queryset=Deal.objects.select_related("a_by", "b_by")),
+            )
+            .get(pk=self.pk)
+        )
+
+    def _keep_deals(self, deals):
+        """The locked match's deals as the change left them, in place of the ones read."""
+        # Stored the way prefetch_related stores them, so deals.all() and
+        # deal_list() read these without a query.
+        queryset = self.deals.all()
+        queryset._result_cache = sorted(deals, key=lambda deal: deal.number)
+        queryset._prefetch_done = True
+        self._prefetched_objects_cache["deals"] = queryset
+
+    def _adopt(self, locked):
+        """Take the locked instance's fields after a change, instead of reading them again.
+
+        Like refresh_from_db(), it drops what this instance had prefetched; the
+        seats and deals the change read are kept aside for ``hold_sheet()``.
+        """
+        for column in self._meta.concrete_fields:
+            setattr(self, column.attname, getattr(locked, column.attname))
+        self._state.fields_cache.update(locked._state.fields_cache)
+        self._prefetched_objects_cache = {}
+        self.__dict__.pop("active_notes", None)
+        self._changed_sheet = dict(locked._prefetched_objects_cache)
+
+    def hold_sheet(self):
+        """Right after a change: hold the seats and deals that change read and left.
+
+        They are current as of its commit (the row was locked from the read to
+        the commit), so the answer to the change shows them without reading
+        them again. Notes are not among them.
+        """
+        self._prefetched_objects_cache.update(self.__dict__.pop("_changed_sheet", {}))
+        return self
 
     def _log(self, by, action, *, deal=None, before=None, after=None):
         Event.objects.create(
@@ -706,6 +751,8 @@ class Match(models.Model):
             if before.cell(side) is None:
                 setattr(row, f"{side}_by", by)
             row.save()
+            if row.number > len(deals):
+                match._keep_deals([*deals, row])
             match._commit(
                 by,
                 Event.ENTRY,
@@ -713,7 +760,7 @@ class Match(models.Model):
                 before=row_state(before),
                 after={**row_state(after), "side": side},
             )
-        self.refresh_from_db()
+        self._adopt(match)
         return row
 
     def latest_entry(self):
@@ -759,12 +806,14 @@ class Match(models.Model):
                     _("Only %(name)s, who made the latest entry, or the host can undo it."),
                     name=entry.by.name if entry.by else gettext("someone"),
                 )
-            row = match.deals.get(number=entry.deal)
+            deals = match.deal_list()
+            row = next(deal for deal in deals if deal.number == entry.deal)
             current = row.as_rule()
             restored = rules.Deal(entry.before["a"], entry.before["b"], entry.before["sweep"])
             side = entry.after["side"]
             if restored.a is None and restored.b is None:
                 row.delete()
+                match._keep_deals([deal for deal in deals if deal is not row])
             else:
                 row.set_cells(restored)
                 setattr(row, f"{side}_by", None)
@@ -776,7 +825,7 @@ class Match(models.Model):
                 before=row_state(current),
                 after=row_state(restored),
             )
-        self.refresh_from_db()
+        self._adopt(match)
 
     def correct(self, by, *, number, a, b, sweep=False):
         """The host sets both cells of a deal at once, under the same rules.
@@ -822,7 +871,7 @@ class Match(models.Model):
                 before=row_state(before),
                 after=row_state(corrected),
             )
-        self.refresh_from_db()
+        self._adopt(match)
         return row
 
     def end(self, by):
@@ -840,7 +889,7 @@ class Match(models.Model):
                 after={"games": {"a": match.games_a, "b": match.games_b}},
                 fields=("ended_by", "ended_at"),
             )
-        self.refresh_from_db()
+        self._adopt(match)
 
     def add_note(self, by, *, side, text, deal=None):
         """Note a revoke beside the sheet. It never changes the tally."""
@@ -868,7 +917,7 @@ class Match(models.Model):
             match._commit(
                 by, Event.NOTE, deal=number, after={"note": note.pk, "side": side, "text": text}
             )
-        self.refresh_from_db()
+        self._adopt(match)
         return note
 
     def withdraw_note(self, by, note_id):
@@ -893,7 +942,7 @@ class Match(models.Model):
                 deal=note.deal,
                 before={"note": note.pk, "side": note.side, "text": note.text},
             )
-        self.refresh_from_db()
+        self._adopt(match)
         return note
 
     def join(self, user, *, token, position, name=None):
@@ -915,7 +964,7 @@ class Match(models.Model):
                 match._check_open()
             if match.seat_of(user) is not None:
                 raise rules.Conflict(_("You already hold a seat in this match."))
-            seat = match.seats.get(position=position)
+            seat = next(seat for seat in match.seats.all() if seat.position == position)
             if seat.user_id is not None:
                 raise rules.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
             before = seat.name
@@ -929,7 +978,7 @@ class Match(models.Model):
                 after={"seat": position, "name": seat.name},
                 before={"name": before},
             )
-        self.refresh_from_db()
+        self._adopt(match)
         return seat
 
     def renew_links(self, by):
@@ -941,7 +990,7 @@ class Match(models.Model):
             match.join_token = new_token()
             match.watch_token = new_token()
             match._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
-        self.refresh_from_db()
+        self._adopt(match)
 
     def rematch(self, by, seats=None):
         """The host starts the next rubber of the same night.
@@ -975,7 +1024,7 @@ class Match(models.Model):
             )
             following._log(by, Event.START, after={"rematch_of": match.pk, "seats": moves})
             match._commit(by, Event.REMATCH, after={"match": following.pk, "seats": moves})
-        self.refresh_from_db()
+        self._adopt(match)
         return following
 
     # Where the table is --------------------------------------------------

@@ -49,6 +49,32 @@ def test_member_enters_their_own_side(api_as, match, rui):
     assert body["version"] == match.version + 1
 
 
+def test_an_entry_reads_the_sheet_once_however_long_the_match(
+    api_as, match, ana, ze, django_assert_num_queries
+):
+    def count(deal, side):
+        # The match, then under its lock: the row, its seats, its deals; the deal
+        # written, the match updated, the event; the notes for the answer.
+        # (Savepoints, as the test runs in a transaction: two more.)
+        with django_assert_num_queries(10):
+            response = enter(api_as(ana), match, deal, side, 0)
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    body = count(1, "a")
+    assert body["deals"][0]["a"] == 0
+    match.add_note(ze, side="a", text="Rui revoked")
+    for number in range(1, 20):
+        match.record(ana, deal=number, side="b", games=0)
+        match.record(ana, deal=number + 1, side="a", games=0)
+    body = count(20, "b")
+    assert len(body["deals"]) == 20
+    assert (body["deals"][-1]["a"], body["deals"][-1]["b"]) == (0, 0)
+    assert body["current_deal"] == 21
+    assert [note["text"] for note in body["notes"]] == ["Rui revoked"]
+    assert body["version"] == Match.objects.get(pk=match.pk).version
+
+
 def test_host_enters_either_side(api_as, match, ana):
     enter(api_as(ana), match, 1, "b", 0)
     response = enter(api_as(ana), match, 1, "a", 0)
