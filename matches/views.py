@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -257,6 +257,10 @@ def sheet(request, pk):
         etag = _etag(request, version, False, user_id=user_id)
         if version is not None and etag in parse_etags(request.headers["If-None-Match"]):
             return _not_modified(etag)
+        if version is not None:
+            # Changed since the page's version: the fragment, whose read of the
+            # match decides who may see it; its version need not be read again.
+            return _sheet_response(request, _match_for_viewer(request, pk))
     versions = Match.objects.visible_to(request.user).filter(pk=pk).order_by()
     version = versions.values_list("version", flat=True).first()
     if version is None:
@@ -267,7 +271,7 @@ def sheet(request, pk):
 @require_POST
 @posted.only("deal", "side", "games", "sweep", "extra", refuse=bad_form)
 def entry(request, pk):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     games = request.POST.get("games")
     try:
         if request.POST.get("extra"):
@@ -290,7 +294,7 @@ def entry(request, pk):
 @require_POST
 @posted.only(refuse=bad_form)
 def undo(request, pk):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         match.undo(request.user)
     except rules.Refusal as refusal:
@@ -301,7 +305,7 @@ def undo(request, pk):
 @require_POST
 @posted.only("a", "b", "sweep", refuse=bad_form)
 def correct(request, pk, number):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         match.correct(
             request.user,
@@ -319,7 +323,7 @@ def correct(request, pk, number):
 @posted.only(refuse=bad_form)
 def end(request, pk):
     """GET asks first (the page without JavaScript); POST ends the match."""
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     if request.method == "GET":
         return render(request, "matches/end.html", {"match": match, "names": match.side_names()})
     try:
@@ -332,7 +336,7 @@ def end(request, pk):
 @require_POST
 @posted.only("side", "deal", "text", refuse=bad_form)
 def add_note(request, pk):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         match.add_note(
             request.user,
@@ -348,7 +352,7 @@ def add_note(request, pk):
 @require_POST
 @posted.only(refuse=bad_form)
 def withdraw_note(request, pk, note_id):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         match.withdraw_note(request.user, note_id)
     except rules.Refusal as refusal:
@@ -359,7 +363,7 @@ def withdraw_note(request, pk, note_id):
 @require_POST
 @posted.only(refuse=bad_form)
 def renew(request, pk):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         match.renew_links(request.user)
     except rules.Refusal as refusal:
@@ -370,7 +374,7 @@ def renew(request, pk):
 @require_POST
 @posted.only(refuse=bad_form)
 def rematch(request, pk):
-    match = _match_for_viewer(request, pk)
+    match = _match_to_change(request, pk)
     try:
         following = match.rematch(request.user)
     except rules.Refusal as refusal:
@@ -471,7 +475,10 @@ def _changed(request, match, *, clear=(), notice=None):
         if notice:
             messages.success(request, notice)
         return redirect("match", pk=match.pk)
-    response = _sheet_response(request, _match_for_viewer(request, match.pk))
+    # The seats and deals come from the change itself, read under the match's lock.
+    match.hold_sheet()
+    prefetch_related_objects([match], _active_notes())
+    response = _sheet_response(request, match)
     said = render_to_string(
         "base.html#message", {"message": notice, "level": "success"}, request=request
     )
@@ -487,22 +494,41 @@ def _seats():
     return Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
+def _active_notes():
+    return Prefetch(
+        "notes",
+        queryset=RevokeNote.objects.filter(withdrawn=False).select_related("author"),
+        to_attr="active_notes",
+    )
+
+
 def _with_sheet(matches):
     """Everything the sheet shows in a fixed number of queries, however long the match."""
     return matches.select_related("host", "ended_by").prefetch_related(
         _seats(),
         Prefetch("deals", queryset=Deal.objects.select_related("a_by", "b_by")),
-        Prefetch(
-            "notes",
-            queryset=RevokeNote.objects.filter(withdrawn=False).select_related("author"),
-            to_attr="active_notes",
-        ),
+        _active_notes(),
     )
 
 
 def _match_for_viewer(request, pk):
-    """The match for its host and members; a 404 for everyone else."""
-    match = _with_sheet(Match.objects.visible_to(request.user)).filter(pk=pk).first()
+    """The match with its whole sheet for its host and members; a 404 for everyone else."""
+    # The seats read for the sheet say who may see it: no second join for visible_to().
+    match = _with_sheet(Match.objects.filter(pk=pk)).first()
+    if match is None or not match.can_see(request.user):
+        raise Http404
+    return match
+
+
+def _match_to_change(request, pk):
+    """The match, for its host and members, before one of its changes, which reads
+    the seats and deals under the match's lock: they are not read here too."""
+    match = (
+        Match.objects.visible_to(request.user)
+        .select_related("host", "ended_by")
+        .filter(pk=pk)
+        .first()
+    )
     if match is None:
         raise Http404
     return match

@@ -26,6 +26,30 @@ def test_member_enters_own_side_and_gets_the_fresh_fragment(match, rui):
     assert '<div id="calc-result" hx-swap-oob="innerHTML"></div>' in text(response)
 
 
+def test_an_entry_reads_the_sheet_once_however_long_the_match(
+    match, ana, rui, ze, django_assert_num_queries
+):
+    phone = browser(rui)
+    for number in range(1, 21):
+        match.record(ana, deal=number, side="a", games=0)
+        match.record(ze, deal=number, side="b", games=0)
+    match.add_note(ze, side="a", text="Rui revoked")
+    # The session, the user and the match; under its lock the row, its seats and
+    # deals, the deal written, the match updated and the event (two savepoints
+    # around them, the test being in a transaction); then the notes and the
+    # latest entry for the fragment.
+    with django_assert_num_queries(13):
+        response = phone.post(
+            f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
+        )
+    assert response.status_code == 200
+    page = text(response)
+    assert '<span class="cell">1</span><span class="by">Rui</span>' in page
+    assert "Rui revoked" in page
+    assert "Deal 22" in page
+    assert cells(match)[-1] == (1, 0)
+
+
 def test_plain_post_enters_and_redirects_to_the_sheet(match, ze):
     response = enter(ze, match, htmx=False, deal=1, side="b", games=2)
 

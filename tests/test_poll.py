@@ -42,6 +42,23 @@ def test_after_a_change_the_poll_answers_the_fragment(match, ana, rui):
     assert text(response).lstrip().startswith('<section id="sheet"')
 
 
+def test_after_a_change_the_signed_poll_reads_the_version_once(
+    match, ana, rui, ze, django_assert_num_queries
+):
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    for number in range(1, 21):
+        match.record(rui, deal=number, side="a", games=0)
+        match.record(ze, deal=number, side="b", games=0)
+    match.add_note(ze, side="a", text="Rui revoked")
+    # The version, the session and the user; the match, its seats, deals and
+    # notes; the latest entry (for the undo button).
+    with django_assert_num_queries(8):
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert response.status_code == 200
+    assert "Rui revoked" in text(response)
+
+
 def test_each_viewer_polls_with_their_own_signature(match, ana, ze):
     assert poll_of(browser(ana), match)[0] != poll_of(browser(ze), match)[0]
 
