@@ -43,6 +43,8 @@ CHECKED = ("on", "true", "1", "yes")
 POLL_SALT = "matches.sheet-poll"
 POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole way
 UNCHECKED = ("", "off", "false", "0", "no")
+# The sheet's links that take only the match's id.
+MATCH_URLS = ("entry", "undo", "end", "renew", "rematch", "next_rubber")
 
 
 # Getting in -------------------------------------------------------------------
@@ -680,6 +682,10 @@ def _table(request, match, *, watching=False):
             }
         )
 
+    # Each of the sheet's links reversed once here, not once per form in the template.
+    urls = {name: reverse(name, args=[match.pk]) for name in MATCH_URLS}
+    urls["night"] = reverse("night", args=[match.night_id])
+
     running = {"a": 0, "b": 0}
     rows = []
     for deal in deals:
@@ -703,6 +709,9 @@ def _table(request, match, *, watching=False):
                 "tie": deal.tie,
                 "sweep": deal.sweep,
                 "dealer": seat_names[match.dealer(deal.number)],
+                "correct_url": reverse("correct", args=[match.pk, deal.number])
+                if hosting
+                else None,
             }
         )
 
@@ -719,17 +728,22 @@ def _table(request, match, *, watching=False):
                 "by": people.get(latest.by_id, _("someone")),
             }
 
-    notes = [
-        {
-            "id": note.pk,
-            "label": labels[note.side],
-            "deal": note.deal,
-            "text": note.text,
-            "author": note.author.name,
-            "may_withdraw": not watching and (note.author_id == user.pk or hosting),
-        }
-        for note in match.active_notes
-    ]
+    notes = []
+    for note in match.active_notes:
+        may_withdraw = not watching and (note.author_id == user.pk or hosting)
+        notes.append(
+            {
+                "id": note.pk,
+                "label": labels[note.side],
+                "deal": note.deal,
+                "text": note.text,
+                "author": note.author.name,
+                "may_withdraw": may_withdraw,
+                "withdraw_url": reverse("withdraw_note", args=[match.pk, note.pk])
+                if may_withdraw
+                else None,
+            }
+        )
 
     following = None
     if acting and not match.in_play:
@@ -791,6 +805,7 @@ def _table(request, match, *, watching=False):
         "may_end": acting and match.in_play,
         "may_rematch": hosting and not match.in_play,
         "etag": etag,
+        "urls": urls,
         "poll_url": poll_url,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
