@@ -602,7 +602,7 @@ class Match(models.Model):
             Match.objects.select_for_update()
             .prefetch_related(
                 models.Prefetch("seats", queryset=Seat.objects.select_related("user")),
-                models.Prefetch("deals", queryset=Deal.objects.select_related("a_by", "b_by")),
+                "deals",
             )
             .get(pk=self.pk)
         )

@@ -35,7 +35,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from . import limits, posted, rules
 from .forms import GuestForm, JoinForm, KeepForm, NewMatchForm, SignUpForm
-from .models import Deal, Event, Match, RevokeNote, Seat, User, explain
+from .models import Event, Match, RevokeNote, Seat, User, explain
 
 # Where the four arm ends of a cross sit in the SVG, in the order games fill them.
 ARMS = ((60, 25), (105, 70), (60, 115), (15, 70))
@@ -508,7 +508,7 @@ def _with_sheet(matches):
     """Everything the sheet shows in a fixed number of queries, however long the match."""
     return matches.select_related("host", "ended_by").prefetch_related(
         _seats(),
-        Prefetch("deals", queryset=Deal.objects.select_related("a_by", "b_by")),
+        "deals",
         _active_notes(),
     )
 
@@ -649,6 +649,16 @@ def _table(request, match, *, watching=False):
     people = {seat.user_id: seat.user.name for seat in match.seat_list() if seat.user_id}
     people[match.host_id] = match.host.name
     deals = match.deal_list()
+    # Only the host and seated players write cells, so the seats and the host name
+    # their authors without reading each deal's users; any other author is read here.
+    strangers = {
+        user_id
+        for deal in deals
+        for user_id in (deal.a_by_id, deal.b_by_id)
+        if user_id is not None and user_id not in people
+    }
+    if strangers:
+        people.update((user.pk, user.name) for user in User.objects.filter(pk__in=strangers))
     sheet = [deal.as_rule() for deal in deals]
     current = rules.current_deal(sheet)
     pending = rules.pending_extra(sheet[: current - 1]) if match.in_play else 0
@@ -659,7 +669,7 @@ def _table(request, match, *, watching=False):
     sides = []
     for position, side in enumerate(order):
         entered = getattr(now, side) if now else None
-        entered_by = getattr(now, f"{side}_by") if now else None
+        entered_by = people.get(getattr(now, f"{side}_by_id")) if now else None
         may_enter = match.in_play and (hosting or side == mine)
         sides.append(
             {
@@ -677,7 +687,7 @@ def _table(request, match, *, watching=False):
                 "flag": match.winner == side and "bandeira" in marks,
                 "hat": match.winner == side and "chapeu" in marks,
                 "entered": entered,
-                "entered_by": entered_by.name if entered_by else "",
+                "entered_by": entered_by or "",
                 "keys": _keys(pending) if may_enter and entered is None else [],
             }
         )
@@ -700,7 +710,7 @@ def _table(request, match, *, watching=False):
                         "side": side,
                         "label": labels[side],
                         "games": getattr(deal, side),
-                        "by": getattr(deal, f"{side}_by"),
+                        "by": people.get(getattr(deal, f"{side}_by_id")),
                     }
                     for side in order
                 ],

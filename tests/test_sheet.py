@@ -409,3 +409,12 @@ def test_watch_poll_queries_stay_flat_as_the_match_grows(match, ana, ze, django_
     with django_assert_num_queries(1):
         response = watcher.get(path, HTTP_IF_NONE_MATCH=f'"{match.version}-w-en"')
     assert response.status_code == 304
+
+
+def test_a_cell_names_its_author_even_without_a_seat(match, ana, olga):
+    # Only the host and seated players write cells; should an account without a
+    # seat have written one, the sheet still names it rather than drop the name.
+    match.record(ana, deal=1, side="a", games=1)
+    match.deals.filter(number=1).update(a_by=olga)
+    page = text(browser(ana).get(f"/matches/{match.pk}/sheet/", **HTMX))
+    assert '<span class="cell">1</span><span class="by">Olga</span>' in page
