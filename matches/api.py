@@ -264,19 +264,8 @@ def matches(request):
         return _start(request)
     filters = s.MatchFilterSerializer(data=request.query_params)
     filters.is_valid(raise_exception=True)
-    given = filters.validated_data
-    queryset = Match.objects.played_by(request.user).select_related("host")
-    if "status" in given:
-        queryset = queryset.filter(status=given["status"])
-    if "night" in given:
-        queryset = queryset.filter(night_id=given["night"])
-    if "partner" in given:
-        queryset = queryset.with_partner(given["partner"])
-    if "opponent" in given:
-        queryset = queryset.against(given["opponent"])
-    if "result" in given:
-        queryset = queryset.with_result(given["result"])
-    queryset = queryset.between(given.get("since"), given.get("until"))
+    given = {name: value for name, value in filters.validated_data.items() if name != "page"}
+    queryset = Match.objects.played_by(request.user).filtered(**given).select_related("host")
     paginator = PageNumberPagination()
     page = paginator.paginate_queryset(queryset.prefetch_related("seats"), request)
     return paginator.get_paginated_response(s.MatchSummarySerializer(page, many=True).data)

@@ -188,16 +188,7 @@ class HistoryFilterForm(forms.Form):
     def apply(self, rubbers):
         """The rubbers that pass every valid filter."""
         self.is_valid()
-        given = {name: value for name, value in self.cleaned_data.items() if value}
-        if "night" in given:
-            rubbers = rubbers.filter(night_id=given["night"])
-        if "partner" in given:
-            rubbers = rubbers.with_partner(given["partner"])
-        if "opponent" in given:
-            rubbers = rubbers.against(given["opponent"])
-        if "result" in given:
-            rubbers = rubbers.with_result(given["result"])
-        return rubbers.between(given.get("since"), given.get("until"))
+        return rubbers.filtered(**self.cleaned_data)
 
 
 class NightForm(forms.Form):

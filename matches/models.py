@@ -362,6 +362,22 @@ class MatchQuerySet(models.QuerySet):
             rubbers = rubbers.filter(created__date__lte=until)
         return rubbers
 
+    def filtered(self, *, status=None, night=None, partner=None, opponent=None, result=None,
+                 since=None, until=None):
+        """Rubbers of ``played_by`` that pass every filter given (history, standings, API)."""
+        rubbers = self
+        if status:
+            rubbers = rubbers.filter(status=status)
+        if night:
+            rubbers = rubbers.filter(night_id=night)
+        if partner:
+            rubbers = rubbers.with_partner(partner)
+        if opponent:
+            rubbers = rubbers.against(opponent)
+        if result:
+            rubbers = rubbers.with_result(result)
+        return rubbers.between(since, until)
+
     def standings(self):
         """Per player and pair against pair, over these rubbers: two queries,
         both aggregations in SQL over the results stored on each match.

@@ -79,7 +79,6 @@ def test_unknown_choices_are_refused(ana):
     assert not Match.objects.exists()
 
 
-
 def test_a_new_match_opens_a_night_with_the_name_and_place_given(ana):
     response = browser(ana).post(
         "/matches/new/", {**FORM, "night_name": "Sexta no Zé", "place": "Café Império"}
