@@ -4,6 +4,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -52,6 +53,16 @@ def phone(new_context, live_server):
         return context.new_page()
 
     return open_phone
+
+
+@pytest.fixture
+def races():
+    """For the tests of writers racing each other: PostgreSQL or nothing."""
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "needs PostgreSQL: SQLite takes one writer at a time and has no row locks, "
+            "so there is no race to show (bin/test runs this on PostgreSQL)"
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -11,18 +11,9 @@ from matches.models import Event, Match
 
 from .conftest import SEAT_NAMES
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("races")]
 
 ROUNDS = 10
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only():
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "needs PostgreSQL: SQLite takes one writer at a time and has no row locks, "
-            "so there is no race to show (bin/test runs this on PostgreSQL)"
-        )
 
 
 def at_once(*calls):

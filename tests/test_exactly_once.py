@@ -26,18 +26,9 @@ from matches.models import Deal, Event, Match
 from .conftest import SEAT_NAMES
 from .servers import Gunicorn, database_url, request
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("races")]
 
 CLIENTS = 24
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only():
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "needs PostgreSQL: SQLite takes one writer at a time and has no row locks, "
-            "so there is no race to show (bin/test runs this on PostgreSQL)"
-        )
 
 
 @pytest.fixture
