@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import converters, night_views, views  # noqa: F401  (converters: registered)
+from . import converters, views  # noqa: F401  (converters: registered)
 
 CSV, JSON = {"format": "csv"}, {"format": "json"}
 
@@ -28,16 +28,16 @@ urlpatterns = [
     path("matches/<id:pk>/renew/", views.renew, name="renew"),
     path("matches/<id:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<id:pk>/calculator/", views.calculator, name="calculator"),
-    path("matches/<id:pk>/next/", night_views.next_rubber, name="next_rubber"),
-    path("matches/<id:pk>/export.csv", night_views.match_export, CSV, name="match_csv"),
-    path("matches/<id:pk>/export.json", night_views.match_export, JSON, name="match_json"),
-    path("nights/<id:pk>/", night_views.night, name="night"),
-    path("nights/<id:pk>/export.csv", night_views.night_export, CSV, name="night_csv"),
-    path("nights/<id:pk>/export.json", night_views.night_export, JSON, name="night_json"),
-    path("history/", night_views.history, name="history"),
-    path("history/<id:pk>/", night_views.rubber, name="rubber"),
-    path("standings/", night_views.standings, name="standings"),
-    path("my-data.json", night_views.my_data, name="my_data"),
+    path("matches/<id:pk>/next/", views.next_rubber, name="next_rubber"),
+    path("matches/<id:pk>/export.csv", views.match_export, CSV, name="match_csv"),
+    path("matches/<id:pk>/export.json", views.match_export, JSON, name="match_json"),
+    path("nights/<id:pk>/", views.night, name="night"),
+    path("nights/<id:pk>/export.csv", views.night_export, CSV, name="night_csv"),
+    path("nights/<id:pk>/export.json", views.night_export, JSON, name="night_json"),
+    path("history/", views.history, name="history"),
+    path("history/<id:pk>/", views.rubber, name="rubber"),
+    path("standings/", views.standings, name="standings"),
+    path("my-data.json", views.my_data, name="my_data"),
     path("join/<token:token>/", views.join, name="join"),
     path("watch/<token:token>/", views.watch, name="watch"),
     path("watch/<token:token>/sheet/", views.watch_sheet, name="watch_sheet"),
