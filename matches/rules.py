@@ -170,17 +170,22 @@ class Calculation:
     tie: bool
 
 
+def check_card_names(names):
+    """Only the five counting ranks can be counted; the others are worth nothing."""
+    unknown = set(names) - set(CARD_VALUES)
+    if unknown:
+        raise InvalidInput(
+            _("Only aces, sevens, kings, jacks and queens count, not %(names)s."),
+            names=", ".join(sorted(map(str, unknown))),
+        )
+
+
 def calculate(points=None, cards=None, every_trick=False):
     """The calculator: from points, or from counts of cards, to games."""
     if (points is None) == (cards is None):
         raise InvalidInput(_("Give either the points or the cards, not both or neither."))
     if cards is not None:
-        unknown = set(cards) - set(CARD_VALUES)
-        if unknown:
-            raise InvalidInput(
-                _("Only aces, sevens, kings, jacks and queens count, not %(names)s."),
-                names=", ".join(sorted(map(str, unknown))),
-            )
+        check_card_names(cards)
         points = card_points(**cards)
     games = games_for_points(points, every_trick=every_trick)
     points = int(points)

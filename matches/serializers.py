@@ -13,7 +13,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from . import rules
-from .models import Event, Match, MatchQuerySet
+from .models import Event, Match, MatchQuerySet, explain
 
 # The largest id a bigint column holds: bigger ones can name nothing.
 MAX_ID = 2**63 - 1
@@ -113,12 +113,12 @@ class CardsSerializer(Body):
     queens = WholeNumberField(required=False, default=0)
 
     def to_internal_value(self, data):
-        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
-        if unknown:
-            raise serializers.ValidationError(
-                _("Only aces, sevens, kings, jacks and queens count, not %(names)s.")
-                % {"names": ", ".join(unknown)}
-            )
+        # The rule's own message, in place of Body's general "no field" one.
+        if isinstance(data, Mapping):
+            try:
+                rules.check_card_names(data)
+            except rules.Refusal as refusal:
+                raise serializers.ValidationError(explain(refusal)) from None
         return super().to_internal_value(data)
 
 
