@@ -10,6 +10,7 @@ import csv
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from . import rules
 from . import serializers as s
 from .models import Match, Night
 
@@ -55,11 +56,8 @@ def deal_rows(matches):
     for match in matches:
         names = match.side_names()
         seated = {seat.position: seat.name for seat in match.seat_list()}
-        totals = {"a": 0, "b": 0}
-        for deal in match.deal_list():
-            if deal.complete:
-                totals["a"] += deal.a
-                totals["b"] += deal.b
+        deals = match.deal_list()
+        for deal, totals in zip(deals, rules.running_totals(deals), strict=True):
             yield [
                 _text(match.night.name),
                 match.pk,

@@ -362,8 +362,17 @@ class MatchQuerySet(models.QuerySet):
             rubbers = rubbers.filter(created__date__lte=until)
         return rubbers
 
-    def filtered(self, *, status=None, night=None, partner=None, opponent=None, result=None,
-                 since=None, until=None):
+    def filtered(
+        self,
+        *,
+        status=None,
+        night=None,
+        partner=None,
+        opponent=None,
+        result=None,
+        since=None,
+        until=None,
+    ):
         """Rubbers of ``played_by`` that pass every filter given (history, standings, API)."""
         rubbers = self
         if status:

@@ -358,11 +358,20 @@ class Result:
         return self.winner is not None
 
 
+def running_totals(deals):
+    """Each side's games after each deal, in order: a deal still waiting adds nothing."""
+    running = {"a": 0, "b": 0}
+    after = []
+    for deal in deals:
+        if deal.complete:
+            running = {"a": running["a"] + deal.a, "b": running["b"] + deal.b}
+        after.append(running)
+    return after
+
+
 def totals(deals):
-    return {
-        "a": sum(deal.a or 0 for deal in deals if deal.complete),
-        "b": sum(deal.b or 0 for deal in deals if deal.complete),
-    }
+    after = running_totals(deals)
+    return after[-1] if after else {"a": 0, "b": 0}
 
 
 def result(deals, target=TARGET):

@@ -729,12 +729,8 @@ def _table(request, match, *, watching=False):
     urls = {name: reverse(name, args=[match.pk]) for name in MATCH_URLS}
     urls["night"] = reverse("night", args=[match.night_id])
 
-    running = {"a": 0, "b": 0}
     rows = []
-    for deal in deals:
-        if deal.complete:
-            running["a"] += deal.a
-            running["b"] += deal.b
+    for deal, running in zip(deals, rules.running_totals(deals), strict=True):
         rows.append(
             {
                 "number": deal.number,
@@ -1091,12 +1087,9 @@ def rubber(request, pk):
     )
     names = match.side_names()
     seated = {seat.position: seat.name for seat in match.seat_list()}
-    running = {"a": 0, "b": 0}
+    deals = match.deal_list()
     rows = []
-    for deal in match.deal_list():
-        if deal.complete:
-            running["a"] += deal.a
-            running["b"] += deal.b
+    for deal, running in zip(deals, rules.running_totals(deals), strict=True):
         rows.append(
             {
                 "deal": deal,
