@@ -49,6 +49,7 @@ TURN_ORDER = {
     CLOCKWISE: ("a1", "b2", "a2", "b1"),
 }
 DEFAULT_SIDE_NAMES = {"a": "side A", "b": "side B"}
+MARKS = ("bandeira", "shutout", "chapeu")  # drawn on the crosses; they change no score
 
 
 class Refusal(Exception):

@@ -330,7 +330,7 @@ def _sides(match, seats):
     }
 
 
-MARK_CHOICES = ["bandeira", "shutout", "chapeu"]
+MARK_CHOICES = list(rules.MARKS)
 STATUS_CHOICES = [status for status, _ in Match.STATUSES]
 
 
