@@ -438,7 +438,7 @@ def notes(request, id):
     serializer = s.NoteCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     note = match.add_note(request.user, **serializer.validated_data)
-    names = s.Names(_full(Match.objects.filter(pk=id)).get())
+    names = s.Names(match.hold_sheet())  # the seats read under the lock, and the host
     return Response(
         s.NoteSerializer(s.note_reading(note, names)).data, status=status.HTTP_201_CREATED
     )
