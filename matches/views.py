@@ -85,6 +85,11 @@ def _next_url(request, default="home"):
     return reverse(default)
 
 
+def _form_page(request, template, form, **context):
+    """A form's page; 400 when what was posted was refused, so a client can tell."""
+    return render(request, template, {"form": form, **context}, status=400 if form.errors else 200)
+
+
 def too_many(request, message):
     return _problem(request, message, status=429)
 
@@ -115,12 +120,7 @@ def guest(request):
     if request.method == "POST" and form.is_valid():
         login(request, User.create_guest(form.cleaned_data["name"]))
         return redirect(_next_url(request))
-    return render(
-        request,
-        "registration/guest.html",
-        {"form": form, "next": _next_url(request)},
-        status=400 if form.errors else 200,
-    )
+    return _form_page(request, "registration/guest.html", form, next=_next_url(request))
 
 
 @require_http_methods(["GET", "POST"])
@@ -134,12 +134,7 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         login(request, form.save())
         return redirect(_next_url(request))
-    return render(
-        request,
-        "registration/signup.html",
-        {"form": form, "next": _next_url(request)},
-        status=400 if form.errors else 200,
-    )
+    return _form_page(request, "registration/signup.html", form, next=_next_url(request))
 
 
 @login_required
@@ -157,12 +152,7 @@ def keep(request):
             request, _("Done: log in as %(username)s to find your matches.") % {"username": user}
         )
         return redirect(_next_url(request))
-    return render(
-        request,
-        "registration/keep.html",
-        {"form": form, "next": _next_url(request)},
-        status=400 if form.errors else 200,
-    )
+    return _form_page(request, "registration/keep.html", form, next=_next_url(request))
 
 
 # Opening, joining and watching a match ----------------------------------------
@@ -188,12 +178,7 @@ def new_match(request):
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=match.pk)
-    return render(
-        request,
-        "matches/new.html",
-        {"form": form},
-        status=400 if form.errors else 200,
-    )
+    return _form_page(request, "matches/new.html", form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -223,8 +208,9 @@ def join(request, token):
         if anonymous:
             login(request, user)
         return _go(request, reverse("match", args=[match.pk]))
-    context = {"match": match, "form": form, "free": free, "names": match.side_names()}
-    return render(request, "matches/join.html", context, status=400 if form.errors else 200)
+    return _form_page(
+        request, "matches/join.html", form, match=match, free=free, names=match.side_names()
+    )
 
 
 @require_GET
@@ -1223,12 +1209,7 @@ def next_rubber(request, pk):
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=following.pk)
-    return render(
-        request,
-        "matches/rematch.html",
-        {"match": match, "form": form, "line": _line(match)},
-        status=400 if form.errors else 200,
-    )
+    return _form_page(request, "matches/rematch.html", form, match=match, line=_line(match))
 
 
 # Exports -----------------------------------------------------------------------------
