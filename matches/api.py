@@ -9,9 +9,8 @@ the same message the page shows.
 from dataclasses import asdict
 
 from django.contrib.auth import authenticate
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch
 from django.http import JsonResponse
-from django.utils.http import parse_etags
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
@@ -29,9 +28,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import limits, rules
+from . import conditional, limits, rules
 from . import serializers as s
 from .models import Match, Night, NotFound, User, explain
+from .sheet import read
 
 # Errors ----------------------------------------------------------------------------
 
@@ -58,6 +58,8 @@ def _first_error(errors, path=()):
     if isinstance(errors, list) and errors:
         if all(isinstance(item, str) for item in errors):
             message = str(errors[0])
+            if getattr(errors[0], "code", None) == "rule":
+                return message  # the rule's sentence names its field, as on the pages
             return f"{'.'.join(path)}: {message}" if path else message
         for index, item in enumerate(errors):
             if item:
@@ -108,60 +110,42 @@ def _id(value, refusal=NO_MATCH):
 
 
 def _visible_match(request, id):
-    match = Match.objects.visible_to(request.user).select_related("host").filter(pk=_id(id)).first()
+    match = Match.objects.visible_to(request.user).filter(pk=_id(id)).first()
     if match is None:
         raise NotFound(NO_MATCH)
     return match
 
 
-SHEET = ("seats", "deals", "notes")
+def _valid(serializer_class, request):
+    """The body, read and checked by ``serializer_class``; a refusal is a 400."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
-def _full(queryset):
-    """A queryset that reads a whole sheet in a fixed number of queries."""
-    return queryset.select_related("host").prefetch_related(*SHEET)
-
-
-def _match_response(request, id, status=status.HTTP_200_OK):
-    match = _full(Match.objects.filter(pk=id)).get()
-    return _sheet(request, match, status)
-
-
-def _changed(request, match, status=status.HTTP_200_OK):
-    """The sheet after one of the match's own changes: its seats and deals came
-    back from the change, read under the row's lock, so only the notes are read."""
-    prefetch_related_objects([match.hold_sheet()], "notes")
-    return _sheet(request, match, status)
+# Each person's sheet is their own (Nós, the host's tokens): no shared cache keeps it.
+VARY = ("Authorization", "Cookie")
 
 
 def _sheet(request, match, status=status.HTTP_200_OK, watching=False):
-    show_tokens = not watching and match.is_host(request.user)
-    data = s.MatchSerializer(match, context={"show_tokens": show_tokens}).data
-    return Response(data, status=status, headers=_validators(_etag(match, show_tokens)))
+    """The sheet as this caller sees it (``sheet.read``), with its ETag."""
+    sheet = read(match, request.user, watching=watching)
+    response = Response(s.MatchSerializer(sheet).data, status=status)
+    return conditional.validators(response, _etag(match, sheet.hosting), vary=VARY)
 
 
-def _validators(etag):
-    # Each person's sheet is their own (the host's holds the tokens): no shared
-    # cache keeps it, and the phone asks again every time, cheaply with the ETag.
-    return {"ETag": etag, "Cache-Control": "private, no-cache"}
-
-
-def _etag(match, show_tokens):
+def _etag(match, hosting):
     # The host's body holds the tokens, so it is a different representation.
-    return f'"{match.version}{"-host" if show_tokens else ""}"'
+    return conditional.etag(f"{match.version}{'-host' if hosting else ''}")
 
 
-def _unchanged(request, etag):
-    """True when If-None-Match already names this version (weak tags count too)."""
-    header = request.headers.get("If-None-Match")
-    if not header:
-        return False
-    tags = [tag.removeprefix("W/") for tag in parse_etags(header)]
-    return "*" in tags or etag in tags
-
-
-def _not_modified(etag):
-    return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_validators(etag))
+def _act(request, id, change, body=s.Nothing, status=status.HTTP_200_OK):
+    """Read the body with ``body``, run ``change(match, **data)`` (one of the match's
+    own methods) and answer the sheet read again. A refusal raises, and
+    ``exception_handler`` answers it; a stranger gets the 404 before any of that."""
+    match = _visible_match(request, id)
+    change(match, **_valid(body, request))
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), status)
 
 
 # Accounts ---------------------------------------------------------------------------
@@ -180,9 +164,7 @@ def _not_modified(etag):
 @permission_classes([AllowAny])
 @throttle_classes([limits.GuestThrottle])
 def guest(request):
-    serializer = s.GuestSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    user = User.create_guest(serializer.validated_data["name"])
+    user = User.create_guest(_valid(s.GuestSerializer, request)["name"])
     token = Token.objects.create(user=user)
     return Response(
         {"token": token.key, "user": {"id": user.pk, "name": user.name}},
@@ -203,9 +185,7 @@ def guest(request):
 @permission_classes([AllowAny])
 @throttle_classes([limits.LoginThrottle])
 def token(request):
-    serializer = s.LoginSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    user = authenticate(request._request, **serializer.validated_data)
+    user = authenticate(request._request, **_valid(s.LoginSerializer, request))
     if user is None:
         raise rules.InvalidInput(_("Wrong username or password."))
     key, _created = Token.objects.get_or_create(user=user)
@@ -227,9 +207,7 @@ def token(request):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def calculator(request):
-    serializer = s.CalculatorSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = _valid(s.CalculatorSerializer, request)
     calculation = rules.calculate(
         points=data.get("points"), cards=data.get("cards"), every_trick=data["every_trick"]
     )
@@ -272,9 +250,7 @@ def matches(request):
 
 
 def _start(request):
-    serializer = s.MatchCreateSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = _valid(s.MatchCreateSerializer, request)
     night = None
     if data["night"] is not None:
         night = Night.objects.visible_to(request.user).filter(pk=data["night"]).first()
@@ -290,7 +266,7 @@ def _start(request):
         night_name=data["night_name"],
         place=data["place"],
     )
-    return _match_response(request, match.pk, status.HTTP_201_CREATED)
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -307,11 +283,12 @@ def _start(request):
 @api_view(["GET"])
 def match_detail(request, id):
     match = _visible_match(request, id)
-    etag = _etag(match, match.is_host(request.user))
-    if _unchanged(request, etag):
-        return _not_modified(etag)
-    prefetch_related_objects([match], *SHEET)
-    return _sheet(request, match)
+    unchanged = conditional.not_modified(
+        request, _etag(match, match.is_host(request.user)), vary=VARY
+    )
+    if unchanged is not None:
+        return unchanged
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 
 @extend_schema(
@@ -324,14 +301,12 @@ def match_detail(request, id):
 )
 @api_view(["POST"])
 def join(request, id):
-    serializer = s.JoinSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = _valid(s.JoinSerializer, request)
     match = Match.objects.filter(pk=_id(id)).first()
     if match is None:
         raise NotFound(NO_MATCH)
-    match.join(request.user, token=data["token"], position=data["seat"], name=data.get("name"))
-    return _match_response(request, match.pk)
+    match.join(request.user, token=data["token"], position=data["seat"], name=data["name"])
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 
 @extend_schema(
@@ -349,11 +324,10 @@ def watch(request, watch_token):
     match = Match.objects.filter(watch_token=watch_token).only("id", "version").first()
     if match is None:
         raise NotFound(_("This watch link is not valid: ask the host for the new one."))
-    etag = _etag(match, show_tokens=False)
-    if _unchanged(request, etag):
-        return _not_modified(etag)
-    match = _full(Match.objects.filter(pk=match.pk)).get()
-    return _sheet(request, match, watching=True)
+    unchanged = conditional.not_modified(request, _etag(match, hosting=False), vary=VARY)
+    if unchanged is not None:
+        return unchanged
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), watching=True)
 
 
 @extend_schema(
@@ -366,9 +340,7 @@ def watch(request, watch_token):
 )
 @api_view(["POST"])
 def renew_links(request, id):
-    s.Nothing(data=request.data).is_valid(raise_exception=True)
-    _visible_match(request, id).renew_links(request.user)
-    return _match_response(request, id)
+    return _act(request, id, lambda match: match.renew_links(request.user))
 
 
 # Playing ------------------------------------------------------------------------------
@@ -384,11 +356,13 @@ def renew_links(request, id):
 )
 @api_view(["POST"])
 def entries(request, id):
-    match = _visible_match(request, id)
-    serializer = s.EntrySerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    match.record(request.user, **serializer.validated_data)
-    return _changed(request, match, status.HTTP_201_CREATED)
+    return _act(
+        request,
+        id,
+        lambda match, **data: match.record(request.user, **data),
+        s.EntrySerializer,
+        status.HTTP_201_CREATED,
+    )
 
 
 @extend_schema(
@@ -401,10 +375,7 @@ def entries(request, id):
 )
 @api_view(["POST"])
 def undo(request, id):
-    s.Nothing(data=request.data).is_valid(raise_exception=True)
-    match = _visible_match(request, id)
-    match.undo(request.user)
-    return _changed(request, match)
+    return _act(request, id, lambda match: match.undo(request.user))
 
 
 @extend_schema(
@@ -417,11 +388,12 @@ def undo(request, id):
 )
 @api_view(["PUT"])
 def correct(request, id, number):
-    match = _visible_match(request, id)
-    serializer = s.CorrectionSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    match.correct(request.user, number=number, **serializer.validated_data)
-    return _changed(request, match)
+    return _act(
+        request,
+        id,
+        lambda match, **data: match.correct(request.user, number=number, **data),
+        s.CorrectionSerializer,
+    )
 
 
 @extend_schema(
@@ -435,13 +407,10 @@ def correct(request, id, number):
 @api_view(["POST"])
 def notes(request, id):
     match = _visible_match(request, id)
-    serializer = s.NoteCreateSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    note = match.add_note(request.user, **serializer.validated_data)
-    names = s.Names(match.hold_sheet())  # the seats read under the lock, and the host
-    return Response(
-        s.NoteSerializer(s.note_reading(note, names)).data, status=status.HTTP_201_CREATED
-    )
+    note = match.add_note(request.user, **_valid(s.NoteCreateSerializer, request))
+    sheet = read(Match.objects.for_sheet().get(pk=match.pk), request.user)
+    written = next(view for view in sheet.notes if view.id == note.pk)
+    return Response(s.NoteSerializer(s.note_reading(written)).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -469,10 +438,7 @@ def note(request, id, note_id):
 )
 @api_view(["POST"])
 def end(request, id):
-    s.Nothing(data=request.data).is_valid(raise_exception=True)
-    match = _visible_match(request, id)
-    match.end(request.user)
-    return _changed(request, match)
+    return _act(request, id, lambda match: match.end(request.user))
 
 
 @extend_schema(
@@ -487,7 +453,7 @@ def history(request, id):
     match = _visible_match(request, id)
     match = Match.objects.select_related("host").prefetch_related("seats").get(pk=match.pk)
     events = match.events.select_related("by").order_by("id")
-    return Response(s.EventSerializer(events, many=True, context={"names": s.Names(match)}).data)
+    return Response(s.EventSerializer(events, many=True, context={"names": match.names()}).data)
 
 
 @extend_schema(
@@ -504,10 +470,8 @@ def history(request, id):
 @api_view(["POST"])
 def rematch(request, id):
     match = _visible_match(request, id)
-    serializer = s.RematchSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    following = match.rematch(request.user, seats=serializer.validated_data["seats"])
-    return _match_response(request, following.pk, status.HTTP_201_CREATED)
+    following = match.rematch(request.user, seats=_valid(s.RematchSerializer, request)["seats"])
+    return _sheet(request, Match.objects.for_sheet().get(pk=following.pk), status.HTTP_201_CREATED)
 
 
 # Nights --------------------------------------------------------------------------------

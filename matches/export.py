@@ -13,6 +13,7 @@ from django.utils import timezone
 from . import rules
 from . import serializers as s
 from .models import Match, Night
+from .sheet import read
 
 CSV_COLUMNS = [
     "night",
@@ -44,11 +45,11 @@ def _flag(value):
 
 def full(matches):
     """Matches with everything a sheet shows, in a fixed number of queries."""
-    return matches.select_related("host", "night").prefetch_related("seats", "deals", "notes")
+    return matches.for_sheet().select_related("night")
 
 
 def night_rubbers(night):
-    return full(night.matches.order_by("created", "pk"))
+    return full(Match.objects.filter(night=night).order_by("created", "pk"))
 
 
 def deal_rows(matches):
@@ -81,8 +82,8 @@ def write_csv(matches, out):
 
 
 def match_json(match):
-    """The body of GET /api/matches/{id}/ as a member sees it (no tokens)."""
-    return s.MatchSerializer(match).data
+    """The body of GET /api/matches/{id}/ as the watch link shows it (no tokens)."""
+    return s.MatchSerializer(read(match, watching=True)).data
 
 
 def nights_with_rubbers(nights):

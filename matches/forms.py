@@ -9,7 +9,14 @@ from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
-from .models import User, clean_name, explain
+from .models import (
+    User,
+    clean_night_name,
+    clean_place,
+    clean_player_name,
+    clean_seat_name,
+    explain,
+)
 
 SEAT_LABELS = {
     "a1": _("Side A, first seat"),
@@ -19,21 +26,34 @@ SEAT_LABELS = {
 }
 
 
-class NameField(forms.CharField):
-    """A display name, tidied and checked the way the models check names."""
+class RuleField(forms.CharField):
+    """A field read by one of the sheet's own rules (``rules``, ``models``), so the
+    page refuses bad input with the same words as the API, which reads it with the
+    same rule. An optional field left blank is not read."""
 
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 40)
+    def __init__(self, rule, *, optional=False, **kwargs):
+        self.rule, self.optional = rule, optional
+        kwargs.setdefault("required", not optional)
         super().__init__(**kwargs)
 
     def clean(self, value):
-        value = super().clean(value)
-        if not value and not self.required:
+        value = self.to_python(value)
+        if self.optional and not value:
             return value
         try:
-            return clean_name(value, what=self.label)
+            return self.rule(value)
         except rules.Refusal as refusal:
             raise forms.ValidationError(explain(refusal)) from None
+
+
+def NameField(rule=clean_player_name, **kwargs):
+    """A display name, 40 characters at most."""
+    return RuleField(rule, max_length=40, **kwargs)
+
+
+def ChoiceRuleField(rule, choices, **kwargs):
+    """One of a few radio buttons, read as sent (not stripped) by the rule."""
+    return RuleField(rule, strip=False, widget=forms.RadioSelect(choices=choices), **kwargs)
 
 
 class GuestForm(forms.Form):
@@ -72,32 +92,36 @@ class KeepForm(SetPasswordForm):
 
 
 class NewMatchForm(forms.Form):
-    a1 = NameField(label=SEAT_LABELS["a1"])
-    a2 = NameField(label=SEAT_LABELS["a2"])
-    b1 = NameField(label=SEAT_LABELS["b1"])
-    b2 = NameField(label=SEAT_LABELS["b2"])
-    host_seat = forms.ChoiceField(
+    a1 = NameField(clean_seat_name, label=SEAT_LABELS["a1"])
+    a2 = NameField(clean_seat_name, label=SEAT_LABELS["a2"])
+    b1 = NameField(clean_seat_name, label=SEAT_LABELS["b1"])
+    b2 = NameField(clean_seat_name, label=SEAT_LABELS["b2"])
+    host_seat = ChoiceRuleField(
+        rules.check_host_seat,
+        [*SEAT_LABELS.items(), ("", _("None: I only keep the score"))],
         label=_("Your seat"),
-        choices=[*SEAT_LABELS.items(), ("", _("None: I only keep the score"))],
         required=False,
-        widget=forms.RadioSelect,
     )
-    first_dealer = forms.ChoiceField(
-        label=_("Who deals first"), choices=list(SEAT_LABELS.items()), widget=forms.RadioSelect
+    first_dealer = ChoiceRuleField(
+        rules.check_first_dealer, list(SEAT_LABELS.items()), label=_("Who deals first")
     )
-    direction = forms.ChoiceField(
-        label=_("Which way the deal goes"),
-        choices=[
+    direction = ChoiceRuleField(
+        rules.check_direction,
+        [
             (rules.COUNTERCLOCKWISE, _("Counter-clockwise: the deal passes to the right")),
             (rules.CLOCKWISE, _("Clockwise, as in Brazil: the deal passes to the left")),
         ],
-        widget=forms.RadioSelect,
+        label=_("Which way the deal goes"),
     )
     # A new match opens a new night; rematches carry on the night they belong to.
-    night_name = forms.CharField(
-        label=_("Name"), max_length=80, required=False, help_text=_("Left empty: the date.")
+    night_name = RuleField(
+        clean_night_name,
+        label=_("Name"),
+        max_length=80,
+        required=False,
+        help_text=_("Left empty: the date."),
     )
-    place = forms.CharField(label=_("Place"), max_length=80, required=False)
+    place = RuleField(clean_place, label=_("Place"), max_length=80, required=False)
 
     @classmethod
     def initial_for(cls, host):
@@ -125,8 +149,8 @@ class JoinForm(forms.Form):
 
     # Offered: the free seats. Checked: by Match.join, so a seat taken meanwhile
     # is refused with who took it rather than with "not a valid choice".
-    seat = forms.CharField(label=_("Your seat"), widget=forms.RadioSelect)
-    name = NameField(label=_("Your name"), required=False)
+    seat = ChoiceRuleField(rules.check_seat, [], label=_("Your seat"))
+    name = NameField(label=_("Your name"), optional=True)
 
     def __init__(self, *args, free_seats, anonymous, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,6 +161,7 @@ class JoinForm(forms.Form):
             self.fields["seat"].initial = free_seats[0].position
         if anonymous:
             self.fields["name"].required = True
+            self.fields["name"].optional = False
             self.fields["name"].help_text = _(
                 "The name the others see at the table. No sign-up, no password."
             )

@@ -85,7 +85,64 @@ def side_of(seat):
     return seat[0]
 
 
-# Numbers ---------------------------------------------------------------------
+# Plain values ----------------------------------------------------------------
+
+TICKED = ("on", "true", "1", "yes")
+UNTICKED = ("", "off", "false", "0", "no")
+
+
+def ticked(value) -> bool:
+    """A yes or no: a form's tick box ("on", or nothing at all) or a JSON boolean."""
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    text = str(value).strip().lower() if isinstance(value, str | int) else None
+    if text in TICKED:
+        return True
+    if text in UNTICKED:
+        return False
+    raise InvalidInput(
+        _("A box is either ticked or not: %(value)s is neither."), value=str(value)[:20]
+    )
+
+
+def check_side(side) -> str:
+    if not isinstance(side, str) or side not in SIDES:
+        raise InvalidInput(_("The side must be a or b."))
+    return side
+
+
+def check_seat(seat, refusal=None) -> str:
+    if not isinstance(seat, str) or seat not in SEATS:
+        raise InvalidInput(refusal or _("Pick one of the four seats."))
+    return seat
+
+
+def check_host_seat(seat) -> str | None:
+    """The seat the host takes, or none (blank) to keep the sheet without playing."""
+    if seat in (None, ""):
+        return None
+    return check_seat(seat, _("The host's seat must be one of the four seats, or none."))
+
+
+def check_first_dealer(seat) -> str:
+    return check_seat(seat, _("The first dealer must be one of the four seats."))
+
+
+def check_direction(direction) -> str:
+    if not isinstance(direction, str) or direction not in DIRECTIONS:
+        raise InvalidInput(_("The direction must be counterclockwise or clockwise."))
+    return direction
+
+
+def read_deal(value, current=None) -> int:
+    """A deal's number, from 1 (up to the current deal, when given)."""
+    return whole_number(value, _("The deal"), 1, current)
+
+
+def read_games(value) -> int:
+    return whole_number(value, _("Games"))
 
 
 def whole_number(value, what, low=0, high=None):
@@ -127,14 +184,19 @@ def whole_number(value, what, low=0, high=None):
 # The calculator --------------------------------------------------------------
 
 
-def card_points(aces=0, sevens=0, kings=0, jacks=0, queens=0):
+def card_count(rank: str):
+    """The reader of how many cards of ``rank`` a side took, 0 to 4."""
+
+    def read(count) -> int:
+        return whole_number(count, CARD_LABELS[rank], 0, CARDS_PER_RANK)
+
+    return read
+
+
+def card_points(aces=0, sevens=0, kings=0, jacks=0, queens=0) -> int:
     """The card points of the counting cards a side took, each count 0..4."""
     counts = {"aces": aces, "sevens": sevens, "kings": kings, "jacks": jacks, "queens": queens}
-    total = 0
-    for rank, count in counts.items():
-        count = whole_number(count, CARD_LABELS[rank], 0, CARDS_PER_RANK)
-        total += CARD_VALUES[rank] * count
-    return total
+    return sum(CARD_VALUES[rank] * card_count(rank)(count) for rank, count in counts.items())
 
 
 def check_points(points):
@@ -255,7 +317,7 @@ def cell_limit(pending):
 
 def check_games(games, pending):
     """What a cell may hold: a whole number from 0 to 4 plus the pending extras."""
-    games = whole_number(games, _("Games"))
+    games = read_games(games)
     limit = cell_limit(pending)
     if games > limit:
         if pending:

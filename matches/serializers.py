@@ -9,11 +9,23 @@ serializers describe the shapes of API.md for the schema; the match's reading
 from collections.abc import Mapping
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from . import rules
-from .models import Event, Match, MatchQuerySet, explain
+from .models import (
+    Event,
+    Match,
+    MatchQuerySet,
+    clean_night_name,
+    clean_place,
+    clean_player_name,
+    clean_seat_name,
+    explain,
+)
 
 # The largest id a bigint column holds: bigger ones can name nothing.
 MAX_ID = 2**63 - 1
@@ -65,6 +77,62 @@ class Nothing(Body):
     """The body of an action that takes none: nothing, or an empty object."""
 
 
+class RuleField(serializers.Field):
+    """A value read by one of the sheet's own rules (``rules``, ``models``), the one
+    the pages read it with, so both refuse bad input in the same words."""
+
+    def __init__(self, rule, **kwargs):
+        self.rule = rule
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            ProhibitSurrogateCharactersValidator()(data)  # JSON can carry them; text can't
+        try:
+            return self.rule(data)
+        except rules.Refusal as refusal:
+            raise serializers.ValidationError(explain(refusal), code="rule") from None
+
+    def to_representation(self, value):
+        return value
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class Number(RuleField):
+    pass
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class YesNo(RuleField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("default", False)
+        super().__init__(rules.ticked, **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class Text(RuleField):
+    default_error_messages = {"invalid": _("Not a valid string.")}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class Choice(serializers.ChoiceField):
+    """One of ``choices`` (so the schema lists them), read by the pages' rule."""
+
+    def __init__(self, choices, rule, **kwargs):
+        self.rule = rule
+        super().__init__(choices, **kwargs)
+
+    def to_internal_value(self, data):
+        if data == "":  # a form's blank radio button is JSON's null
+            self.fail("invalid_choice", input=data)
+        return RuleField.to_internal_value(self, data)
+
+
 class WholeNumberField(serializers.IntegerField):
     """An integer; as text, only in ASCII digits ("１" is no number here, as on the pages)."""
 
@@ -83,7 +151,7 @@ class UserSerializer(serializers.Serializer):
 
 
 class GuestSerializer(Body):
-    name = serializers.CharField(allow_blank=True, help_text="The display name the table will see.")
+    name = Text(clean_player_name, help_text="The display name the table will see.")
 
 
 class GuestTokenSerializer(serializers.Serializer):
@@ -106,11 +174,11 @@ class TokenSerializer(serializers.Serializer):
 class CardsSerializer(Body):
     """How many of each counting card a side took (the others count nothing)."""
 
-    aces = WholeNumberField(required=False, default=0)
-    sevens = WholeNumberField(required=False, default=0)
-    kings = WholeNumberField(required=False, default=0)
-    jacks = WholeNumberField(required=False, default=0)
-    queens = WholeNumberField(required=False, default=0)
+    aces = Number(rules.card_count("aces"), required=False, default=0)
+    sevens = Number(rules.card_count("sevens"), required=False, default=0)
+    kings = Number(rules.card_count("kings"), required=False, default=0)
+    jacks = Number(rules.card_count("jacks"), required=False, default=0)
+    queens = Number(rules.card_count("queens"), required=False, default=0)
 
     def to_internal_value(self, data):
         # The rule's own message, in place of Body's general "no field" one.
@@ -123,13 +191,14 @@ class CardsSerializer(Body):
 
 
 class CalculatorSerializer(Body):
-    points = WholeNumberField(
-        required=False, allow_null=True, help_text="The side's card points, 0 to 120."
+    points = Number(
+        rules.check_points,
+        required=False,
+        allow_null=True,
+        help_text="The side's card points, 0 to 120.",
     )
     cards = CardsSerializer(required=False, allow_null=True)
-    every_trick = serializers.BooleanField(
-        required=False, default=False, help_text="The side took every trick (a bandeira)."
-    )
+    every_trick = YesNo(help_text="The side took every trick (a bandeira).")
 
 
 class CalculationSerializer(serializers.Serializer):
@@ -143,34 +212,34 @@ class CalculationSerializer(serializers.Serializer):
 
 
 class SeatNamesSerializer(Body):
-    # Blank names reach the model, which says which name is missing and why.
-    a1 = serializers.CharField(allow_blank=True)
-    a2 = serializers.CharField(allow_blank=True)
-    b1 = serializers.CharField(allow_blank=True)
-    b2 = serializers.CharField(allow_blank=True)
+    a1 = Text(clean_seat_name)
+    a2 = Text(clean_seat_name)
+    b1 = Text(clean_seat_name)
+    b2 = Text(clean_seat_name)
 
 
 class MatchCreateSerializer(Body):
     seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
-    host_seat = serializers.ChoiceField(
-        SEAT_CHOICES, required=False, allow_null=True, default=None,
+    host_seat = Choice(
+        SEAT_CHOICES, rules.check_host_seat, required=False, allow_null=True, default=None,
         help_text="The seat the caller takes, or null to keep the sheet without playing.",
     )  # fmt: skip
-    direction = serializers.ChoiceField(
-        list(rules.DIRECTIONS), required=False, default=rules.COUNTERCLOCKWISE
+    direction = Choice(
+        list(rules.DIRECTIONS),
+        rules.check_direction,
+        required=False,
+        default=rules.COUNTERCLOCKWISE,
     )
-    first_dealer = serializers.ChoiceField(SEAT_CHOICES, required=False, default="a1")
+    first_dealer = Choice(SEAT_CHOICES, rules.check_first_dealer, required=False, default="a1")
     night = WholeNumberField(
         required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
         help_text="One of the caller's nights, or null to start a new night.",
     )  # fmt: skip
-    night_name = serializers.CharField(
-        required=False, allow_blank=True, default="",
+    night_name = Text(
+        clean_night_name, required=False, default="",
         help_text="A new night's name; the date when left out.",
     )  # fmt: skip
-    place = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="Where a new night is played."
-    )
+    place = Text(clean_place, required=False, default="", help_text="Where a new night is played.")
 
 
 class MatchFilterSerializer(serializers.Serializer):
@@ -196,31 +265,36 @@ class MatchFilterSerializer(serializers.Serializer):
 
 class JoinSerializer(Body):
     token = serializers.CharField(help_text="The token of the host's join link.")
-    seat = serializers.ChoiceField(SEAT_CHOICES)
-    name = serializers.CharField(
-        required=False, allow_blank=True, help_text="The name to show at the seat, if not its own."
+    seat = Choice(SEAT_CHOICES, rules.check_seat)
+    name = Text(
+        lambda name: clean_player_name(name) if str(name or "").strip() else None,
+        required=False,
+        default=None,
+        help_text="The name to show at the seat, if not its own.",
     )
 
 
 class EntrySerializer(Body):
-    deal = WholeNumberField(help_text="The deal this entry is for: the current deal.")
-    side = serializers.ChoiceField(SIDE_CHOICES)
-    games = WholeNumberField(help_text="0 to 4, plus the extra games pending.")
-    sweep = serializers.BooleanField(
-        required=False, default=False, help_text="Every trick: a bandeira, worth 4 or more."
-    )
+    deal = Number(rules.read_deal, help_text="The deal this entry is for: the current deal.")
+    side = Choice(SIDE_CHOICES, rules.check_side)
+    games = Number(rules.read_games, help_text="0 to 4, plus the extra games pending.")
+    sweep = YesNo(help_text="Every trick: a bandeira, worth 4 or more.")
 
 
 class CorrectionSerializer(Body):
-    a = WholeNumberField()
-    b = WholeNumberField()
-    sweep = serializers.BooleanField(required=False, default=False)
+    a = Number(rules.read_games)
+    b = Number(rules.read_games)
+    sweep = YesNo()
 
 
 class NoteCreateSerializer(Body):
-    side = serializers.ChoiceField(SIDE_CHOICES, help_text="The side that revoked.")
-    deal = WholeNumberField(
-        required=False, allow_null=True, default=None, help_text="Default: the current deal."
+    side = Choice(SIDE_CHOICES, rules.check_side, help_text="The side that revoked.")
+    deal = Number(
+        rules.read_deal,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Default: the current deal.",
     )
     text = serializers.CharField(allow_blank=True)
 
@@ -239,26 +313,6 @@ class RematchSerializer(Body):
 
 
 # Matches: output ---------------------------------------------------------------
-
-
-class Names:
-    """The name the sheet shows for each person in one match: their seat's name,
-    or the host's own name when the host holds no seat. Needs only the seats and
-    the host, which every match read loads anyway."""
-
-    def __init__(self, match):
-        self.host_id = match.host_id
-        self.host = match.host
-        self.by_user = {seat.user_id: seat.name for seat in match.seat_list() if seat.user_id}
-
-    def __call__(self, user_id):
-        if user_id is None:
-            return None
-        if user_id in self.by_user:
-            return self.by_user[user_id]
-        if user_id == self.host_id:
-            return self.host.name
-        return None
 
 
 class SeatSerializer(serializers.Serializer):
@@ -300,20 +354,21 @@ class NoteSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-def note_reading(note, names):
+def note_reading(note):
+    """A ``sheet.Note`` for NoteSerializer."""
     return {
-        "id": note.pk,
+        "id": note.id,
         "side": note.side,
         "deal": note.deal,
         "text": note.text,
-        "author": names(note.author_id),
+        "author": note.author,
         "withdrawn": note.withdrawn,
         "withdrawn_at": note.withdrawn_at,
         "created": note.created,
     }
 
 
-def _sides(match, seats):
+def _sides(match):
     names = match.side_names()
     games = {"a": match.games_a, "b": match.games_b}
     return {
@@ -321,7 +376,7 @@ def _sides(match, seats):
             "name": names[side],
             "seats": [
                 {"seat": seat.position, "name": seat.name, "user": seat.user_id}
-                for seat in seats
+                for seat in match.seat_list()
                 if seat.side == side
             ],
             "games": games[side],
@@ -347,27 +402,35 @@ class MatchSummarySerializer(serializers.Serializer):
     ended_by = serializers.CharField(allow_null=True)
     version = serializers.IntegerField()
 
-    def reading(self, match, names):
+    def reading(self, match):
         return {
             "id": match.pk,
             "status": match.status,
             "night": match.night_id,
             "created": match.created,
-            "sides": _sides(match, match.seat_list()),
+            "sides": _sides(match),
             "winner": match.winner or None,
             "marks": list(match.marks),
-            "ended_by": names(match.ended_by_id),
+            "ended_by": match.names().get(match.ended_by_id) if match.ended_by_id else None,
             "version": match.version,
         }
 
     def to_representation(self, match):
-        return super().to_representation(self.reading(match, Names(match)))
+        return super().to_representation(self.reading(match))
+
+
+class UndoSerializer(serializers.Serializer):
+    deal = serializers.IntegerField()
+    side = serializers.ChoiceField(SIDE_CHOICES)
+    games = serializers.IntegerField()
+    by = serializers.CharField(help_text="Who made the entry.")
 
 
 class MatchSerializer(MatchSummarySerializer):
-    """The whole sheet: seats, deals, totals, result, whose deal it is, and the notes."""
+    """The whole sheet: seats, deals, totals, result, whose deal it is, and the notes.
 
-    # The view passes show_tokens in the context for the host only.
+    It serializes a ``sheet.Sheet``, the reading the pages render too.
+    """
 
     target = serializers.IntegerField()
     direction = serializers.ChoiceField(list(rules.DIRECTIONS))
@@ -383,40 +446,54 @@ class MatchSerializer(MatchSummarySerializer):
     leader = serializers.ChoiceField(SEAT_CHOICES, allow_null=True)
     ended_at = serializers.DateTimeField(allow_null=True)
     notes = NoteSerializer(many=True)
+    undo = UndoSerializer(
+        allow_null=True, help_text="The entry the caller's undo would take back, if any."
+    )
+    next = serializers.IntegerField(
+        allow_null=True, help_text="The next rubber of the night, once it has started."
+    )
     join_token = serializers.CharField(required=False, help_text="Host only.")
     watch_token = serializers.CharField(required=False, help_text="Host only.")
 
-    def to_representation(self, match):
-        names = Names(match)
-        deals = match.deal_list()
-        sheet = [deal.as_rule() for deal in deals]
-        current = rules.current_deal(sheet) if match.in_play else None
+    def to_representation(self, sheet):
+        match = sheet.match
         data = {
-            **self.reading(match, names),
+            **self.reading(match),
+            "ended_by": sheet.ended_by,
             "target": match.target,
             "direction": match.direction,
             "first_dealer": match.first_dealer,
             "deals": [
                 {
-                    "number": deal.number,
-                    "a": deal.a,
-                    "b": deal.b,
-                    "complete": deal.complete,
-                    "tie": deal.tie,
-                    "sweep": deal.sweep,
-                    "a_by": names(deal.a_by_id),
-                    "b_by": names(deal.b_by_id),
+                    "number": row.number,
+                    "a": row.cell("a").games,
+                    "b": row.cell("b").games,
+                    "complete": row.complete,
+                    "tie": row.tie,
+                    "sweep": row.sweep,
+                    "a_by": row.cell("a").by,
+                    "b_by": row.cell("b").by,
                 }
-                for deal in deals
+                for row in sheet.rows
             ],
-            "current_deal": current,
-            "pending_extra": rules.pending_extra(sheet) if current else 0,
-            "dealer": match.dealer(current) if current else None,
-            "leader": match.leader(current) if current else None,
+            "current_deal": sheet.current,
+            "pending_extra": sheet.pending,
+            "dealer": sheet.dealer,
+            "leader": sheet.leader,
             "ended_at": match.ended_at,
-            "notes": [note_reading(note, names) for note in match.notes.all()],
+            "notes": [note_reading(note) for note in sheet.notes],
+            "undo": None,
+            "next": sheet.next,
         }
-        if self.context.get("show_tokens"):
+        if sheet.undo:
+            undo = sheet.undo
+            data["undo"] = {
+                "deal": undo.deal,
+                "side": undo.side,
+                "games": undo.games,
+                "by": undo.by,
+            }
+        if sheet.hosting:
             data["join_token"] = match.join_token
             data["watch_token"] = match.watch_token
         return serializers.Serializer.to_representation(self, data)
@@ -443,7 +520,7 @@ class EventSerializer(serializers.Serializer):
         return super().to_representation(
             {
                 "at": event.at,
-                "by": names(event.by_id) or (event.by.name if event.by else None),
+                "by": names.get(event.by_id) or (event.by.name if event.by else None),
                 "action": event.action,
                 "label": event.get_action_display(),
                 "deal": event.deal,

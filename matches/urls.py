@@ -1,44 +1,50 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import converters, views  # noqa: F401  (converters: registered)
+from . import converters  # noqa: F401  (registers the path converters)
+from .views import accounts, looking_back, table
 
 CSV, JSON = {"format": "csv"}, {"format": "json"}
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("guest/", views.guest, name="guest"),
-    path("accounts/login/", views.login_page, name="login"),
+    path("", table.home, name="home"),
+    # Getting in
+    path("guest/", accounts.guest, name="guest"),
+    path("accounts/login/", accounts.login_page, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/keep/", views.keep, name="keep"),
-    path("matches/new/", views.new_match, name="new_match"),
-    path("matches/<id:pk>/", views.match_page, name="match"),
-    path("matches/<id:pk>/sheet/", views.sheet, name="sheet"),
-    path("matches/<id:pk>/entries/", views.entry, name="entry"),
-    path("matches/<id:pk>/undo/", views.undo, name="undo"),
-    path("matches/<id:pk>/deals/<id:number>/", views.correct, name="correct"),
-    path("matches/<id:pk>/end/", views.end, name="end"),
-    path("matches/<id:pk>/notes/", views.add_note, name="add_note"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/keep/", accounts.keep, name="keep"),
+    # The table
+    path("matches/new/", table.new_match, name="new_match"),
+    path("matches/<id:pk>/", table.match_page, name="match"),
+    path("matches/<id:pk>/sheet/", table.sheet, name="sheet"),
+    path("matches/<id:pk>/entries/", table.entry, name="entry"),
+    path("matches/<id:pk>/undo/", table.undo, name="undo"),
+    path("matches/<id:pk>/deals/", table.corrections, name="corrections"),
+    path("matches/<id:pk>/deals/<id:number>/", table.correct, name="correct"),
+    path("matches/<id:pk>/end/", table.end, name="end"),
+    path("matches/<id:pk>/notes/", table.add_note, name="add_note"),
     path(
         "matches/<id:pk>/notes/<id:note_id>/withdraw/",
-        views.withdraw_note,
+        table.withdraw_note,
         name="withdraw_note",
     ),
-    path("matches/<id:pk>/renew/", views.renew, name="renew"),
-    path("matches/<id:pk>/rematch/", views.rematch, name="rematch"),
-    path("matches/<id:pk>/calculator/", views.calculator, name="calculator"),
-    path("matches/<id:pk>/next/", views.next_rubber, name="next_rubber"),
-    path("matches/<id:pk>/export.csv", views.match_export, CSV, name="match_csv"),
-    path("matches/<id:pk>/export.json", views.match_export, JSON, name="match_json"),
-    path("nights/<id:pk>/", views.night, name="night"),
-    path("nights/<id:pk>/export.csv", views.night_export, CSV, name="night_csv"),
-    path("nights/<id:pk>/export.json", views.night_export, JSON, name="night_json"),
-    path("history/", views.history, name="history"),
-    path("history/<id:pk>/", views.rubber, name="rubber"),
-    path("standings/", views.standings, name="standings"),
-    path("my-data.json", views.my_data, name="my_data"),
-    path("join/<token:token>/", views.join, name="join"),
-    path("watch/<token:token>/", views.watch, name="watch"),
-    path("watch/<token:token>/sheet/", views.watch_sheet, name="watch_sheet"),
+    path("matches/<id:pk>/invite/", table.invite, name="invite"),
+    path("matches/<id:pk>/renew/", table.renew, name="renew"),
+    path("matches/<id:pk>/rematch/", table.rematch, name="rematch"),
+    path("matches/<id:pk>/calculator/", table.calculator, name="calculator"),
+    path("join/<token:token>/", table.join, name="join"),
+    path("watch/<token:token>/", table.watch, name="watch"),
+    path("watch/<token:token>/sheet/", table.watch_sheet, name="watch_sheet"),
+    # Looking back
+    path("matches/<id:pk>/next/", looking_back.next_rubber, name="next_rubber"),
+    path("matches/<id:pk>/export.csv", looking_back.match_export, CSV, name="match_csv"),
+    path("matches/<id:pk>/export.json", looking_back.match_export, JSON, name="match_json"),
+    path("nights/<id:pk>/", looking_back.night, name="night"),
+    path("nights/<id:pk>/export.csv", looking_back.night_export, CSV, name="night_csv"),
+    path("nights/<id:pk>/export.json", looking_back.night_export, JSON, name="night_json"),
+    path("history/", looking_back.history, name="history"),
+    path("history/<id:pk>/", looking_back.rubber, name="rubber"),
+    path("standings/", looking_back.standings, name="standings"),
+    path("my-data.json", looking_back.my_data, name="my_data"),
 ]

@@ -129,7 +129,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 # A refused token says so in the page (swapped in for htmx), not on a bare error page.
-CSRF_FAILURE_VIEW = "matches.views.csrf_failure"
+CSRF_FAILURE_VIEW = "matches.views.answers.csrf_failure"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -192,7 +192,6 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed package, so /api/docs/ works offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
 }
 
 # Production hardening; all on whenever DEBUG is off.
@@ -207,6 +206,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their seat for a year
+
+# How often a phone at the table asks whether the sheet changed (an unchanged
+# sheet answers 304 from one query); the browser tests poll faster.
+SHEET_POLL_MS = envint("SHEET_POLL_MS", 2000)
 
 # Attempts per client address, on the pages and the API together (matches/limits.py).
 # The counters live in the default cache, per process unless CACHES says otherwise.

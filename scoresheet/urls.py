@@ -8,5 +8,5 @@ urlpatterns = [
     path("", include("matches.urls")),
 ]
 
-handler400 = "matches.views.bad_request"
-handler404 = "matches.views.not_found"
+handler400 = "matches.views.answers.bad_request"
+handler404 = "matches.views.answers.page_not_found"

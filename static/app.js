@@ -6,8 +6,7 @@
   "use strict";
 
   function isPoll(detail) {
-    var config = detail.requestConfig || detail;
-    return detail.elt && detail.elt.id === "sheet" && config.verb === "get";
+    return Boolean(detail.elt && detail.elt.matches("[data-poll]"));
   }
 
   function dirty(field) {
@@ -28,7 +27,7 @@
     if (active && sheet.contains(active) && active.matches("input:not([type=hidden]), textarea, select")) {
       return true;
     }
-    if (sheet.querySelector(".htmx-request")) {
+    if (sheet.querySelector(".htmx-request:not([data-poll])")) {
       return true;
     }
     var fields = sheet.querySelectorAll("details[open] input, details[open] textarea, details[open] select");
@@ -36,13 +35,15 @@
   }
 
   document.addEventListener("htmx:confirm", function (event) {
-    if (isPoll(event.detail) && (document.visibilityState !== "visible" || busy(event.detail.elt))) {
+    var sheet = document.getElementById("sheet");
+    if (isPoll(event.detail) && (document.visibilityState !== "visible" || (sheet && busy(sheet)))) {
       event.preventDefault();
     }
   });
 
-  function version(text) {
-    var found = /"(\d+)-/.exec(text || "");
+  // The version a sheet fragment shows, from its data-version.
+  function version(html) {
+    var found = /data-version="(\d+)"/.exec(html || "");
     return found ? parseInt(found[1], 10) : null;
   }
 
@@ -56,7 +57,7 @@
     }
     if (isPoll(detail) && detail.xhr.status === 200) {
       // A poll that left before an action's answer must not bring back an older sheet.
-      var theirs = version(detail.xhr.getResponseHeader("ETag"));
+      var theirs = version(detail.serverResponse);
       var ours = parseInt(sheet.dataset.version, 10);
       if (busy(sheet) || (theirs !== null && theirs < ours)) {
         detail.shouldSwap = false;

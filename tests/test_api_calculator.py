@@ -59,8 +59,8 @@ def test_works_with_a_signed_in_session_without_csrf(client, ana):
             {"cards": {"jokers": 2}},
             "cards: Only aces, sevens, kings, jacks and queens count, not jokers.",
         ),
-        ({"points": "lots"}, "points: A valid integer is required."),
-        ({"points": 60.5}, "points: A valid integer is required."),
+        ({"points": "lots"}, "Points must be a whole number."),
+        ({"points": 60.5}, "Points must be a whole number."),
         ({"cards": [1, 2]}, "cards: Invalid data. Expected a dictionary, but got list."),
     ],
 )

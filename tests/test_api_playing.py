@@ -54,9 +54,10 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
 ):
     def count(deal, side):
         # The match, then under its lock: the row, its seats, its deals; the deal
-        # written, the match updated, the event; the notes for the answer.
-        # (Savepoints, as the test runs in a transaction: two more.)
-        with django_assert_num_queries(10):
+        # written, the match updated, the event (and two savepoints, as the test
+        # runs in a transaction). The answer reads the sheet again: the match, its
+        # seats, deals and notes, and what undo would take back.
+        with django_assert_num_queries(14):
             response = enter(api_as(ana), match, deal, side, 0)
         assert response.status_code == 201, response.content
         return response.json()
@@ -149,10 +150,10 @@ def test_the_second_claim_on_a_deal_names_the_first(api_as, match, rui, ze):
         (-1, "Games can't be negative: the sheet only goes upward."),
         (10**30, "A deal can't be worth 1000000000000000000000000000000 games here: with no "
                  "tie pending the most is 4."),
-        ("two", "games: A valid integer is required."),
-        (1.5, "games: A valid integer is required."),
+        ("two", "Games must be a whole number."),
+        (1.5, "Games must be a whole number."),
         (None, "games: This field may not be null."),
-        ([1], "games: A valid integer is required."),
+        ([1], "Games must be a whole number."),
     ],
 )  # fmt: skip
 def test_bad_games_are_refused(api_as, match, rui, unchanged, games, detail):
@@ -170,7 +171,7 @@ def test_a_sweep_under_four_is_refused(api_as, match, rui, unchanged):
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
-        ({"deal": 1, "side": "c", "games": 1}, 'side: "c" is not a valid choice.'),
+        ({"deal": 1, "side": "c", "games": 1}, "The side must be a or b."),
         ({"side": "a", "games": 1}, "deal: This field is required."),
         ({"deal": 0, "side": "a", "games": 1}, "The deal must be a whole number, 1 or more."),
         ({"deal": 10**30, "side": "a", "games": 1}, None),
@@ -274,7 +275,7 @@ def test_a_correction_that_ends_the_rubber_early_is_refused(api_as, match, ana):
         (1, {"a": 9, "b": 0}, "A deal can't be worth 9 games here: with no tie pending the "
                               "most is 4."),
         (1, {"a": 1}, "b: This field is required."),
-        (1, {"a": "x", "b": 0}, "a: A valid integer is required."),
+        (1, {"a": "x", "b": 0}, "Games must be a whole number."),
     ],
 )  # fmt: skip
 def test_bad_corrections_are_refused(api_as, match, ana, number, body, detail):
@@ -324,7 +325,7 @@ def test_a_note_never_changes_the_tally(api_as, match, ana, ze):
         ({"side": "a", "text": "   "}, "Say what happened: the note can't be empty."),
         ({"side": "a", "text": "x" * 501}, "A note is 500 characters at most."),
         ({"side": "a", "text": "late", "deal": 2}, "The deal must be a whole number from 1 to 1."),
-        ({"side": "z", "text": "who?"}, 'side: "z" is not a valid choice.'),
+        ({"side": "z", "text": "who?"}, "The side must be a or b."),
         ({"side": "a", "text": "nul \x00"}, "text: Null characters are not allowed."),
     ],
 )
@@ -451,7 +452,9 @@ def test_rematch_with_null_seats_keeps_the_pairs(api_as, match, ana, maria):
     match.end(maria)
     body = api_as(ana).post(url(match, "rematch/"), {"seats": None}, format="json").json()
     assert body["sides"]["b"]["name"] == "Zé & Maria"
-    body = api_as(ana).post(url(match, "rematch/"), {}, format="json").json()
+    following = Match.objects.get(pk=body["id"])
+    following.end(maria)
+    body = api_as(ana).post(url(following, "rematch/"), {}, format="json").json()
     assert body["sides"]["a"]["name"] == "Ana & Rui"
 
 

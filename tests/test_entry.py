@@ -36,9 +36,9 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
     match.add_note(ze, side="a", text="Rui revoked")
     # The session, the user and the match; under its lock the row, its seats and
     # deals, the deal written, the match updated and the event (two savepoints
-    # around them, the test being in a transaction); then the notes and the
-    # latest entry for the fragment.
-    with django_assert_num_queries(13):
+    # around them, the test being in a transaction); then the sheet read again:
+    # the match, its seats, deals and notes, and the latest entry.
+    with django_assert_num_queries(16):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )

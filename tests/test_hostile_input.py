@@ -660,6 +660,7 @@ def test_our_pages_post_only_the_fields_their_views_take(world):
         (None, f"/join/{token}/"), ("olga", f"/join/{token}/"),
         ("ana", f"/matches/{match.pk}/"), ("rui", f"/matches/{match.pk}/"),
         ("ze", f"/matches/{match.pk}/"), ("ana", f"/matches/{match.pk}/end/"),
+        ("ana", f"/matches/{match.pk}/deals/"), ("ana", f"/matches/{match.pk}/invite/"),
         ("ana", f"/matches/{ended.pk}/"),
     ]  # fmt: skip
     checked = set()
@@ -676,4 +677,4 @@ def test_our_pages_post_only_the_fields_their_views_take(world):
             assert names <= allowed, (path, action, names - allowed)
             checked.add(route.url_name)
     assert {"guest", "signup", "keep", "new_match", "join", "entry", "undo", "correct",
-            "end", "add_note", "calculator", "login"} <= checked  # fmt: skip
+            "end", "add_note", "calculator", "login", "renew"} <= checked  # fmt: skip

@@ -12,8 +12,9 @@ def test_the_host_renews_the_links(match, ana):
     match.refresh_from_db()
     assert match.join_token != old_join
     assert match.watch_token != old_watch
-    assert f"/join/{match.join_token}/" in text(response)
     assert "New links made" in text(response)
+    invite = text(browser(ana).get(f"/matches/{match.pk}/invite/", **HTMX))
+    assert f"/join/{match.join_token}/" in invite
     assert browser().get(f"/join/{old_join}/").status_code == 404
 
 

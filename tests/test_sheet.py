@@ -23,6 +23,11 @@ def fragment(page):
     return page[page.index('<section id="sheet"') : page.index("<aside>")]
 
 
+def crosses(page):
+    """The crosses' drawing."""
+    return page[page.index("<svg viewBox") : page.index("</svg>")]
+
+
 def crosses_title(page):
     return re.search(r'<title id="crosses-title">(.*?)</title>', page, re.S).group(1)
 
@@ -73,7 +78,7 @@ def test_beyond_four_games_the_cross_shows_the_number(match, ana, ze):
 
     page = sheet_of(ana, match)
 
-    assert '<text class="beyond" x="83" y="104" text-anchor="middle">5</text>' in page
+    assert re.search(r'<text class="beyond"[^>]*>5</text>', crosses(page))
     assert "Nós: 5 games, Eles: 0 games" in crosses_title(page)
 
 
@@ -84,7 +89,7 @@ def test_a_bandeira_shows_a_flag_and_a_banner(match, ana, ze):
 
     assert "Eles won the rubber, 4 to 0." in page
     assert "Bandeira!" in page
-    assert 'class="mark solid" d="M30 62' in page
+    assert crosses(page).count('class="mark solid flag"') == 1
     assert "A flag for the bandeira." in crosses_title(page)
 
 
@@ -94,7 +99,7 @@ def test_a_shutout_puts_a_cat_face_on_both_crosses(match, ana):
 
     page = sheet_of(ana, match)
 
-    assert page.count('<path class="mark" d="M74 42') == 2
+    assert crosses(page).count('class="mark cat"') == 2
     assert "A shutout" in page
     assert "A cat face on both crosses for the shutout." in crosses_title(page)
 
@@ -107,7 +112,7 @@ def test_a_four_to_one_win_shows_the_chapeu(match, ana, ze):
     page = sheet_of(ze, match)
 
     assert "Chapéu" in page
-    assert 'd="M23 101h30' in page
+    assert crosses(page).count('class="mark solid hat"') == 1
     assert "A hat for the chapéu." in crosses_title(page)
 
 
@@ -203,13 +208,20 @@ def test_corrections_renew_and_invite_are_the_hosts(match, ana, rui):
 
     host_page, member_page = sheet_of(ana, match), sheet_of(rui, match)
 
-    for part in ('id="corrections"', 'id="invite"', "/renew/", 'class="qr"'):
-        assert part in host_page
-        assert part not in member_page
+    for link in (f"/matches/{match.pk}/deals/", f"/matches/{match.pk}/invite/"):
+        assert f'href="{link}"' in host_page
+        assert link not in member_page
+        # They load when opened, for the host alone: the polled sheet stays small.
+        assert browser(ana).get(link, **HTMX).status_code == 200
+        assert browser(rui).get(link, **HTMX).status_code == 404
+    corrections = text(browser(ana).get(f"/matches/{match.pk}/deals/", **HTMX))
+    assert f'action="/matches/{match.pk}/deals/1/"' in corrections
+    invite = text(browser(ana).get(f"/matches/{match.pk}/invite/", **HTMX))
+    assert "/renew/" in invite and 'class="qr"' in invite
 
 
 def test_the_host_sees_the_join_link_with_a_copy_button_and_a_qr_code(match, ana):
-    page = sheet_of(ana, match)
+    page = text(browser(ana).get(f"/matches/{match.pk}/invite/"))
 
     join_url = f"http://testserver/join/{match.join_token}/"
     assert f'data-copy="{join_url}"' in page
@@ -221,9 +233,8 @@ def test_the_host_sees_the_join_link_with_a_copy_button_and_a_qr_code(match, ana
 def test_the_invite_opens_while_seats_are_free(ana):
     match = Match.objects.start(ana, SEAT_NAMES, host_seat="a1")
 
-    page = sheet_of(ana, match)
+    page = text(browser(ana).get(f"/matches/{match.pk}/invite/"))
 
-    assert '<details id="invite" open>' in page
     assert "3 seats are free" in page
 
 

@@ -1,0 +1,33 @@
+"""Conditional requests, for the pages and the API alike.
+
+A sheet's ETag carries its version, so a phone that already has this version
+gets ``304 Not Modified`` and no body. Django's own tools decide: the poll views
+use ``condition``, and ``not_modified`` asks ``get_conditional_response``.
+"""
+
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+
+def etag(version, viewer="") -> str:
+    """A sheet's ETag: its version and, where the body differs by who looks and in
+    which language (the pages: Nós is whoever looks), the viewer and the language."""
+    if viewer:
+        return f'"{version}-{viewer}-{get_language()}"'
+    return f'"{version}"'
+
+
+def validators(response, tag, *, vary=()):
+    """Mark a sheet's response with its ETag. Each person's sheet is their own: no
+    shared cache keeps it, and the phone asks again every time, cheaply."""
+    response["ETag"] = tag
+    patch_cache_control(response, private=True, no_cache=True)
+    if vary:
+        patch_vary_headers(response, vary)
+    return response
+
+
+def not_modified(request, tag, *, vary=()):
+    """304 when the request's If-None-Match already names ``tag``, else None."""
+    response = get_conditional_response(request, etag=tag)
+    return None if response is None else validators(response, tag, vary=vary)

@@ -1,0 +1,50 @@
+"""The models: people, nights, matches and what a match is made of.
+
+``match.py`` holds the rubber and every change to it; ``queries.py`` how
+matches are read; ``rows.py`` their seats, deals, notes and history.
+"""
+
+from .base import (
+    SEAT_CHOICES,
+    SIDE_CHOICES,
+    NotAllowed,
+    NotFound,
+    clean_name,
+    clean_night_name,
+    clean_place,
+    clean_player_name,
+    clean_seat_name,
+    clean_text,
+    explain,
+    new_token,
+)
+from .match import Match
+from .nights import Night
+from .people import User
+from .queries import MatchQuerySet, seat_side
+from .rows import Deal, Event, RevokeNote, Seat, row_state
+
+__all__ = [
+    "SEAT_CHOICES",
+    "SIDE_CHOICES",
+    "Deal",
+    "Event",
+    "Match",
+    "MatchQuerySet",
+    "Night",
+    "NotAllowed",
+    "NotFound",
+    "RevokeNote",
+    "Seat",
+    "User",
+    "clean_name",
+    "clean_night_name",
+    "clean_place",
+    "clean_player_name",
+    "clean_seat_name",
+    "clean_text",
+    "explain",
+    "new_token",
+    "row_state",
+    "seat_side",
+]

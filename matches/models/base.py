@@ -1,0 +1,82 @@
+"""What every model shares: refusals in the active language, tokens, and names as typed."""
+
+import secrets
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .. import rules
+
+SIDE_CHOICES = [(side, side) for side in rules.SIDES]
+SEAT_CHOICES = [(seat, seat) for seat in rules.SEATS]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def explain(refusal: rules.Refusal) -> str:
+    """A refusal's message in the active language.
+
+    Templates from rules.py are plain English marked for translation; the ones
+    here are lazy translations. Either way gettext gives the active language.
+    """
+    template = gettext(str(refusal.template))
+    if not refusal.params:
+        return template
+    params = {
+        key: gettext(str(value)) if isinstance(value, str | Promise) else value
+        for key, value in refusal.params.items()
+    }
+    return template % params
+
+
+class NotAllowed(rules.Refusal):
+    """The person may not do this in this match."""
+
+    status = 403
+
+
+class NotFound(rules.Refusal):
+    status = 404
+
+
+def clean_name(name, what=None) -> str:
+    """A display name as the table will read it: spaces collapsed, 1 to 40 characters."""
+    what = what or _("Name")
+    name = " ".join(str(name or "").split())
+    if "\x00" in name:  # PostgreSQL cannot store it
+        raise rules.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
+    if not name:
+        raise rules.InvalidInput(_("%(what)s can't be empty."), what=what)
+    if len(name) > 40:
+        raise rules.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
+    return name
+
+
+def clean_text(text, what, longest: int) -> str:
+    """Optional free text on one line: spaces collapsed, blank allowed."""
+    text = " ".join(str(text or "").split())
+    if len(text) > longest:
+        raise rules.InvalidInput(
+            _("%(what)s is too long: %(longest)s characters at most."), what=what, longest=longest
+        )
+    return text
+
+
+def clean_seat_name(name) -> str:
+    return clean_name(name, what=_("Each seat's name"))
+
+
+def clean_night_name(name) -> str:
+    return clean_text(name, _("The night's name"), 80)
+
+
+def clean_place(place) -> str:
+    return clean_text(place, _("The place"), 80)
+
+
+def clean_player_name(name) -> str:
+    """The name a person gives themselves at the table (a guest, a joiner)."""
+    return clean_name(name, what=_("Your name"))

@@ -1,0 +1,522 @@
+"""A match (a rubber) and every change to it.
+
+Every change is a method here. Each one locks the match row, applies
+``rules``, writes one Event and bumps the match's version, all in one
+transaction, so the HTML pages and the API share one set of rules and two
+phones writing at once can never both win.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .. import rules
+from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, NotFound, clean_name, new_token
+from .nights import Night
+from .queries import MatchQuerySet
+from .rows import Deal, Event, RevokeNote, Seat, row_state
+
+
+class Match(models.Model):
+    """One rubber: deals until a side has 4 games, or until someone ends it."""
+
+    IN_PLAY, WON, ENDED = "in_play", "won", "ended"
+    STATUSES = [(IN_PLAY, _("in play")), (WON, _("won")), (ENDED, _("ended"))]
+    DIRECTIONS = [
+        (rules.COUNTERCLOCKWISE, _("counter-clockwise")),
+        (rules.CLOCKWISE, _("clockwise")),
+    ]
+    SIDE_CHOICES = SIDE_CHOICES
+    SEAT_CHOICES = SEAT_CHOICES
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="matches")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted"
+    )
+    # The rubber this one follows in its night: a finished rubber has at most one next.
+    previous = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="following"
+    )
+    status = models.CharField(max_length=8, choices=STATUSES, default=IN_PLAY)
+    target = models.PositiveSmallIntegerField(default=rules.TARGET)
+    direction = models.CharField(max_length=16, choices=DIRECTIONS, default=rules.COUNTERCLOCKWISE)
+    first_dealer = models.CharField(max_length=2, choices=SEAT_CHOICES, default="a1")
+    version = models.PositiveIntegerField(default=1)
+    join_token = models.CharField(max_length=43, unique=True, default=new_token)
+    watch_token = models.CharField(max_length=43, unique=True, default=new_token)
+    # The result, kept on the row so lists and tallies need no deals; _commit()
+    # re-derives all of it from the deals after every change.
+    games_a = models.PositiveSmallIntegerField(default=0)
+    games_b = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True)
+    marks = models.JSONField(default=list, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["in_play", "won", "ended"]), name="match_status_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Match {self.pk}"
+
+    # Reading -------------------------------------------------------------
+    # Each reads the seats and deals through their managers, so a prefetch
+    # (``MatchQuerySet.for_sheet``) serves them all without a query.
+
+    def sheet(self) -> list[rules.Deal]:
+        """The deals as rules.Deal values, in order."""
+        return [deal.as_rule() for deal in self.deal_list()]
+
+    def deal_list(self) -> list[Deal]:
+        return sorted(self.deals.all(), key=lambda deal: deal.number)
+
+    def seat_list(self) -> list[Seat]:
+        return sorted(self.seats.all(), key=lambda seat: rules.SEATS.index(seat.position))
+
+    def seat_of(self, user) -> Seat | None:
+        if not user.is_authenticated:
+            return None
+        return next((seat for seat in self.seats.all() if seat.user_id == user.pk), None)
+
+    def is_host(self, user) -> bool:
+        return user.is_authenticated and self.host_id == user.pk
+
+    def is_member(self, user) -> bool:
+        return self.seat_of(user) is not None
+
+    def can_see(self, user) -> bool:
+        return self.is_host(user) or self.is_member(user)
+
+    def side_names(self) -> dict[str, str]:
+        seats = self.seat_list()
+        return {
+            side: " & ".join(seat.name for seat in seats if seat.side == side)
+            for side in rules.SIDES
+        }
+
+    def names(self) -> dict[int, str]:
+        """The name this match shows for each person who may act in it: the name of
+        their seat, as the table typed it; the host without a seat, their own name."""
+        names = {self.host_id: self.host.name}
+        names.update((seat.user_id, seat.name) for seat in self.seats.all() if seat.user_id)
+        return names
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == self.IN_PLAY
+
+    def dealer(self, number: int) -> str:
+        return rules.dealer(number, self.first_dealer, self.direction)
+
+    def leader(self, number: int) -> str:
+        return rules.leader(number, self.first_dealer, self.direction)
+
+    def latest_entry(self) -> Event | None:
+        """The latest entry still standing, or None when a correction came after it.
+
+        Undos step back one entry at a time: each undo cancels the newest entry
+        not already undone.
+        """
+        undone = 0
+        for event in self.events.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"):
+            if event.action == Event.CORRECTION:
+                return None
+            if event.action == Event.UNDO:
+                undone += 1
+            elif undone:
+                undone -= 1
+            else:
+                return event
+        return None
+
+    # Changing ------------------------------------------------------------
+
+    def _lock(self) -> None:
+        """Read this match again with its row locked, and its seats; call inside
+        transaction.atomic(). Until the commit nobody else changes either."""
+        self.refresh_from_db(
+            from_queryset=Match.objects.select_for_update(of=("self",)).select_related("host")
+        )
+        prefetch_related_objects(
+            [self], Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+
+    def _log(self, by, action, *, deal=None, before=None, after=None) -> None:
+        Event.objects.create(
+            match=self,
+            by=by if by and by.is_authenticated else None,
+            action=action,
+            deal=deal,
+            before=before,
+            after=after,
+        )
+
+    def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):
+        """Bump the version and write the event for one change; after a change to
+        the deals, re-derive the result from ``sheet``, the deals as it left them."""
+        if sheet is not None:
+            outcome = rules.result(sheet, self.target)
+            self.games_a, self.games_b = outcome.games["a"], outcome.games["b"]
+            self.winner = outcome.winner or ""
+            self.marks = list(outcome.marks)
+            if self.status != self.ENDED:
+                self.status = self.WON if outcome.winner else self.IN_PLAY
+        self.version += 1
+        self.save(
+            update_fields=[
+                "version",
+                "games_a",
+                "games_b",
+                "winner",
+                "marks",
+                "status",
+                "updated",
+                *fields,
+            ]
+        )
+        self._log(by, action, deal=deal, before=before, after=after)
+
+    def _check_open(self) -> None:
+        if self.status == self.ENDED:
+            raise rules.Conflict(
+                _("This match was ended by %(name)s: nothing more can be entered."),
+                name=self.names().get(self.ended_by_id) or gettext("someone"),
+            )
+        if self.status == self.WON:
+            raise rules.Conflict(
+                _("This rubber is over: %(side)s won it."), side=self.side_names()[self.winner]
+            )
+
+    def _require_member_or_host(self, user, what) -> None:
+        if not self.can_see(user):
+            raise NotAllowed(
+                _("Only the host or a player seated in this match can %(what)s."), what=what
+            )
+
+    def record(self, by, *, deal, side, games, sweep=False) -> Deal:
+        """Enter ``games`` in ``side``'s column of deal number ``deal``.
+
+        A member enters their own side; the host either side. The entry must be
+        for the current deal: an entry for a deal already over (a late phone)
+        is refused rather than counted somewhere else.
+        """
+        side = rules.check_side(side)
+        number = rules.read_deal(deal)
+        with transaction.atomic():
+            self._lock()
+            seat = self.seat_of(by)
+            if not self.is_host(by) and (seat is None or seat.side != side):
+                if seat is None:
+                    raise NotAllowed(
+                        _("Only the host or a player seated in this match can enter games.")
+                    )
+                raise NotAllowed(_("You can only enter games in your own side's column."))
+            self._check_open()
+            deals = self.deal_list()
+            sheet = [d.as_rule() for d in deals]
+            current = rules.current_deal(sheet)
+            if number < current:
+                # A deal already complete: say who has it (a double tap, a slow phone).
+                rules.enter(
+                    sheet[number - 1],
+                    side,
+                    games,
+                    number=number,
+                    pending=rules.pending_extra(sheet[: number - 1]),
+                    names=self.side_names(),
+                )
+            if number != current:
+                raise rules.Conflict(
+                    _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
+                    number=number,
+                    current=current,
+                )
+            row = (
+                deals[-1]
+                if deals and deals[-1].number == current
+                else Deal(match=self, number=current)
+            )
+            before = row.as_rule()
+            after = rules.enter(
+                before,
+                side,
+                games,
+                number=current,
+                pending=rules.pending_extra(sheet[: current - 1]),
+                sweep=sweep,
+                names=self.side_names(),
+            )
+            row.set_cells(after)
+            if before.cell(side) is None:
+                setattr(row, f"{side}_by", by)
+            row.save()
+            self._commit(
+                by,
+                Event.ENTRY,
+                sheet=[*sheet[: current - 1], after],
+                deal=current,
+                before=row_state(before),
+                after={**row_state(after), "side": side},
+            )
+        return row
+
+    def undo(self, by) -> None:
+        """Take back the latest entry: its author or the host, while nothing came after it."""
+        with transaction.atomic():
+            self._lock()
+            if not self.can_see(by):
+                raise NotAllowed(_("Only the host or a player seated in this match can undo."))
+            if self.status == self.ENDED:
+                self._check_open()
+            entry = self.latest_entry()
+            if entry is None:
+                correction = self.events.filter(action=Event.CORRECTION).last()
+                if correction:
+                    raise rules.Conflict(
+                        _(
+                            "The host corrected deal %(number)s after the latest entries: "
+                            "entries before a correction can't be undone."
+                        ),
+                        number=correction.deal,
+                    )
+                raise rules.Conflict(_("There is no entry to undo."))
+            if entry.by_id != by.pk and not self.is_host(by):
+                raise NotAllowed(
+                    _("Only %(name)s, who made the latest entry, or the host can undo it."),
+                    name=self.names().get(entry.by_id) or gettext("someone"),
+                )
+            deals = self.deal_list()
+            row = next(deal for deal in deals if deal.number == entry.deal)
+            current = row.as_rule()
+            restored = rules.Deal(entry.before["a"], entry.before["b"], entry.before["sweep"])
+            side = entry.after["side"]
+            if restored.a is None and restored.b is None:
+                row.delete()
+                deals.remove(row)
+            else:
+                row.set_cells(restored)
+                setattr(row, f"{side}_by", None)
+                row.save()
+            self._commit(
+                by,
+                Event.UNDO,
+                sheet=[deal.as_rule() for deal in deals],
+                deal=entry.deal,
+                before=row_state(current),
+                after=row_state(restored),
+            )
+
+    def correct(self, by, *, number, a, b, sweep=False) -> Deal:
+        """The host sets both cells of a deal at once, under the same rules.
+
+        Totals and the result are re-derived: a won rubber whose winner drops
+        below 4 is in play again. A correction that would end the rubber before
+        its last deal is refused.
+        """
+        number = rules.read_deal(number)
+        with transaction.atomic():
+            self._lock()
+            if not self.is_host(by):
+                raise NotAllowed(_("Only the host can correct a deal."))
+            if self.status == self.ENDED:
+                self._check_open()
+            deals = self.deal_list()
+            if not deals or number > deals[-1].number:
+                raise rules.InvalidInput(
+                    _("There is no deal %(number)s to correct yet."), number=number
+                )
+            sheet = [d.as_rule() for d in deals]
+            pending = rules.pending_extra(sheet[: number - 1])
+            a = rules.check_games(a, pending)
+            b = rules.check_games(b, pending)
+            rules.check_sweep(max(a, b), sweep)
+            corrected = rules.Deal(
+                a, b, sweep=bool(a or b) and rules.is_sweep(max(a, b), sweep, pending)
+            )
+            sheet[number - 1] = corrected
+            rules.check_sheet(sheet, self.target)
+            row = deals[number - 1]
+            before = row.as_rule()
+            row.set_cells(corrected)
+            for side in rules.SIDES:
+                if before.cell(side) != corrected.cell(side):
+                    # The sheet names who put each number there: now the host.
+                    setattr(row, f"{side}_by", by)
+            row.save()
+            self._commit(
+                by,
+                Event.CORRECTION,
+                sheet=sheet,
+                deal=number,
+                before=row_state(before),
+                after=row_state(corrected),
+            )
+        return row
+
+    def end(self, by) -> None:
+        """End a rubber that breaks up before the target: nobody wins it."""
+        with transaction.atomic():
+            self._lock()
+            self._require_member_or_host(by, _("end it"))
+            self._check_open()
+            self.status = self.ENDED
+            self.ended_by = by
+            self.ended_at = timezone.now()
+            self._commit(
+                by,
+                Event.END,
+                after={"games": {"a": self.games_a, "b": self.games_b}},
+                fields=("ended_by", "ended_at"),
+            )
+
+    def add_note(self, by, *, side, text, deal=None) -> RevokeNote:
+        """Note a revoke beside the sheet. It never changes the tally."""
+        side = rules.check_side(side)
+        text = " ".join(str(text or "").split())
+        if "\x00" in text:  # PostgreSQL cannot store it
+            raise rules.InvalidInput(_("A note can't contain a NUL character."))
+        if not text:
+            raise rules.InvalidInput(_("Say what happened: the note can't be empty."))
+        if len(text) > 500:
+            raise rules.InvalidInput(_("A note is 500 characters at most."))
+        with transaction.atomic():
+            self._lock()
+            self._require_member_or_host(by, _("note a revoke"))
+            current = rules.current_deal(self.sheet())
+            number = current if deal in (None, "") else rules.read_deal(deal, current)
+            note = RevokeNote.objects.create(
+                match=self, author=by, side=side, deal=number, text=text
+            )
+            self._commit(
+                by,
+                Event.NOTE,
+                deal=number,
+                after={"note": note.pk, "side": side, "text": text},
+            )
+        return note
+
+    def withdraw_note(self, by, note_id) -> RevokeNote:
+        """Withdraw a note: its author or the host. The note stays in the history."""
+        with transaction.atomic():
+            self._lock()
+            note = (
+                self.notes.filter(pk=note_id, withdrawn=False).first()
+                if str(note_id).isdigit()
+                else None
+            )
+            if note is None:
+                raise NotFound(_("There is no such note in this match."))
+            if note.author_id != by.pk and not self.is_host(by):
+                raise NotAllowed(_("Only the note's author or the host can withdraw it."))
+            note.withdrawn = True
+            note.withdrawn_at = timezone.now()
+            note.save(update_fields=["withdrawn", "withdrawn_at"])
+            self._commit(
+                by,
+                Event.NOTE_WITHDRAWN,
+                deal=note.deal,
+                before={"note": note.pk, "side": note.side, "text": note.text},
+            )
+        return note
+
+    def join(self, user, *, token, position, name=None) -> Seat:
+        """Take a free seat with the join link's token."""
+        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
+        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
+            raise NotAllowed(
+                _("This join link is not valid any more: ask the host for the new one.")
+            )
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            self._lock()
+            if not secrets.compare_digest(str(token).encode(), self.join_token.encode()):
+                raise NotAllowed(
+                    _("This join link is not valid any more: ask the host for the new one.")
+                )
+            if self.status != self.IN_PLAY:
+                self._check_open()
+            if self.seat_of(user) is not None:
+                raise rules.Conflict(_("You already hold a seat in this match."))
+            seat = next(seat for seat in self.seats.all() if seat.position == position)
+            if seat.user_id is not None:
+                raise rules.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
+            before = seat.name
+            seat.user = user
+            if name:
+                seat.name = clean_name(name)
+            seat.save(update_fields=["user", "name"])
+            self._commit(
+                user,
+                Event.JOIN,
+                after={"seat": position, "name": seat.name},
+                before={"name": before},
+            )
+        return seat
+
+    def renew_links(self, by) -> None:
+        """New join and watch tokens: the old links stop working."""
+        with transaction.atomic():
+            self._lock()
+            if not self.is_host(by):
+                raise NotAllowed(_("Only the host can renew the links."))
+            self.join_token = new_token()
+            self.watch_token = new_token()
+            self._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
+
+    def rematch(self, by, seats=None) -> "Match":
+        """The host starts the next rubber of the same night.
+
+        ``seats`` maps each seat of the new match to the seat of this one whose
+        player sits there (e.g. {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
+        swaps partners); None keeps the same pairs. Everyone seated before is
+        seated again, and the deal carries on round the table.
+        """
+        moves = dict(seats) if seats else {position: position for position in rules.SEATS}
+        if sorted(moves) != sorted(rules.SEATS) or sorted(moves.values()) != sorted(rules.SEATS):
+            raise rules.InvalidInput(
+                _("Give each of the four seats exactly one of this match's players.")
+            )
+        with transaction.atomic():
+            self._lock()
+            if not self.is_host(by):
+                raise NotAllowed(_("Only the host can start a rematch."))
+            if self.status == self.IN_PLAY:
+                raise rules.Conflict(_("This rubber is still in play: finish it or end it first."))
+            following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()
+            if following is not None:
+                raise rules.Conflict(
+                    _("The next rubber has already started: rubber %(number)s."),
+                    number=following,
+                )
+            old = {seat.position: seat for seat in self.seats.all()}
+            following = Match.objects.create(
+                host_id=self.host_id,
+                night_id=self.night_id,
+                previous=self,
+                direction=self.direction,
+                first_dealer=self.dealer(self.deals.count() + 1),
+            )
+            Seat.objects.bulk_create(
+                Seat(match=following, position=new, name=old[was].name, user=old[was].user)
+                for new, was in moves.items()
+            )
+            following._log(by, Event.START, after={"rematch_of": self.pk, "seats": moves})
+            self._commit(by, Event.REMATCH, after={"match": following.pk, "seats": moves})
+        return following

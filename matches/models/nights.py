@@ -1,0 +1,59 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q, prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .base import NotAllowed, clean_night_name, clean_place
+
+
+class NightQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Nights the user hosted or held a seat in."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(host=user) | Q(matches__seats__user=user)).distinct()
+
+
+class Night(models.Model):
+    """The rubbers one table plays in one sitting."""
+
+    name = models.CharField(max_length=80)
+    place = models.CharField(max_length=80, blank=True)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="nights"
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    objects = NightQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} · {self.place}" if self.place else self.name
+
+    def describe(self, by, *, name, place="") -> None:
+        """The host names the night and says where it was; a blank name is the date."""
+        if by.pk != self.host_id:
+            raise NotAllowed(_("Only the night's host can rename it."))
+        name = clean_night_name(name)
+        self.name = name or timezone.localtime(self.created).strftime("%Y-%m-%d")
+        self.place = clean_place(place)
+        self.save(update_fields=["name", "place"])
+
+    def rubbers(self) -> list:
+        """The night's matches in the order they were played, with their seats (read
+        here unless the night was read with them)."""
+        prefetch_related_objects([self], "matches__seats")
+        return sorted(self.matches.all(), key=lambda match: (match.created, match.pk))
+
+    def tally(self) -> dict:
+        """Per pair and per player: see ``standings.tally``."""
+        from ..standings import tally
+
+        return tally(self.rubbers())

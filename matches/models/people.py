@@ -1,0 +1,29 @@
+import secrets
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .base import clean_name
+
+
+class User(AbstractUser):
+    """A player. Guests give only a display name and have no password until they set one."""
+
+    display_name = models.CharField(_("name"), max_length=40, blank=True)
+    is_guest = models.BooleanField(default=False)
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+    def __str__(self):
+        return self.name
+
+    @classmethod
+    def create_guest(cls, name) -> "User":
+        name = clean_name(name)
+        user = cls(username=f"guest-{secrets.token_hex(8)}", display_name=name, is_guest=True)
+        user.set_unusable_password()
+        user.save()
+        return user

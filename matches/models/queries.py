@@ -1,0 +1,178 @@
+"""Reading matches: who may see them, a whole sheet in a fixed number of queries,
+a person's history and its filters, and opening a new match."""
+
+from django.db import models, transaction
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Left
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .. import rules
+from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
+from .nights import Night
+from .rows import Event, Seat
+
+
+def seat_side():
+    """A seat's side in SQL: the first letter of its position."""
+    return Left("position", 1)
+
+
+def _seated(user_id):
+    return Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).annotate(side=seat_side())
+
+
+class MatchQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Matches the user hosts or holds a seat in."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(host=user) | Q(seats__user=user)).distinct()
+
+    def for_sheet(self):
+        """Everything a sheet shows, in a fixed number of queries however long the
+        match: the host, who ended it and the next rubber with the match, then its
+        seats (with their accounts), its deals and its notes."""
+        return self.select_related("host", "ended_by", "following").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user")), "deals", "notes"
+        )
+
+    # History and standings ------------------------------------------------
+
+    RESULTS = ("won", "lost", "ended", "in_play")
+
+    def played_by(self, user):
+        """Every rubber the person hosted or played, newest first, each with
+        ``seat`` and ``side``: where they sat, or None where they only hosted.
+
+        The ids come from a UNION of two indexed lookups (their seats, their
+        hosting), so the cost follows the person's own rubbers, not the table:
+        an OR across the join would scan every match.
+        """
+        if not user.is_authenticated:
+            return self.none()
+        mine = (
+            Seat.objects.filter(user=user)
+            .values("match_id")
+            .union(self.model.objects.filter(host=user).order_by().values("pk"))
+        )
+        seat = Seat.objects.filter(match=OuterRef("pk"), user=user).values("position")[:1]
+        return (
+            self.filter(pk__in=mine)
+            .annotate(seat=Subquery(seat, output_field=models.CharField()))
+            .annotate(side=Left("seat", 1))
+            .order_by("-created", "-id")
+        )
+
+    def with_partner(self, partner_id):
+        """Rubbers of ``played_by`` where this account sat on the person's side."""
+        return self.filter(
+            Exists(
+                _seated(partner_id).filter(side=OuterRef("side")).exclude(position=OuterRef("seat"))
+            )
+        )
+
+    def against(self, opponent_id):
+        """Rubbers of ``played_by`` where this account sat on the other side."""
+        return self.filter(
+            Exists(_seated(opponent_id).exclude(side=OuterRef("side"))), side__isnull=False
+        )
+
+    def with_result(self, result):
+        """Rubbers of ``played_by`` by how they went for the person: won, lost,
+        ended (before the target) or in_play. A host who sat out won or lost none."""
+        if result == "won":
+            return self.filter(status=self.model.WON, winner=F("side"))
+        if result == "lost":
+            return self.filter(status=self.model.WON, side__isnull=False).exclude(winner=F("side"))
+        if result == "ended":
+            return self.filter(status=self.model.ENDED)
+        if result == "in_play":
+            return self.filter(status=self.model.IN_PLAY)
+        raise rules.InvalidInput(_("The result must be won, lost, ended or in_play."))
+
+    def between(self, since=None, until=None):
+        """Rubbers started on these days (in the current time zone), both included."""
+        rubbers = self
+        if since:
+            rubbers = rubbers.filter(created__date__gte=since)
+        if until:
+            rubbers = rubbers.filter(created__date__lte=until)
+        return rubbers
+
+    def filtered(
+        self,
+        *,
+        status=None,
+        night=None,
+        partner=None,
+        opponent=None,
+        result=None,
+        since=None,
+        until=None,
+    ):
+        """Rubbers of ``played_by`` that pass every filter given (history, standings, API)."""
+        rubbers = self
+        if status:
+            rubbers = rubbers.filter(status=status)
+        if night:
+            rubbers = rubbers.filter(night_id=night)
+        if partner:
+            rubbers = rubbers.with_partner(partner)
+        if opponent:
+            rubbers = rubbers.against(opponent)
+        if result:
+            rubbers = rubbers.with_result(result)
+        return rubbers.between(since, until)
+
+    def standings(self):
+        """Per player and pair against pair, over these rubbers: see ``standings.standings``."""
+        from ..standings import standings
+
+        return standings(self)
+
+    def start(
+        self,
+        host,
+        seats,
+        *,
+        host_seat=None,
+        direction=rules.COUNTERCLOCKWISE,
+        first_dealer="a1",
+        night=None,
+        night_name="",
+        place="",
+    ):
+        """Open a match: four seat names, the host's seat (or none), who deals first.
+
+        Without ``night`` it opens a new night, named ``night_name`` or else the date.
+        """
+        direction = rules.check_direction(direction)
+        first_dealer = rules.check_first_dealer(first_dealer)
+        host_seat = rules.check_host_seat(host_seat)
+        names = {position: clean_seat_name(seats.get(position)) for position in rules.SEATS}
+        if night is not None and night.host_id != host.pk:
+            raise NotAllowed(_("Only the night's host can add a match to it."))
+        night_name = clean_night_name(night_name)
+        place = clean_place(place)
+        with transaction.atomic():
+            if night is None:
+                night = Night.objects.create(
+                    host=host,
+                    name=night_name or timezone.localdate().strftime("%Y-%m-%d"),
+                    place=place,
+                )
+            match = self.create(
+                host=host, night=night, direction=direction, first_dealer=first_dealer
+            )
+            Seat.objects.bulk_create(
+                Seat(
+                    match=match,
+                    position=position,
+                    name=names[position],
+                    user=host if position == host_seat else None,
+                )
+                for position in rules.SEATS
+            )
+            match._log(host, Event.START, after={"seats": names, "host_seat": host_seat})
+        return match

@@ -1,0 +1,153 @@
+"""What a match is made of: its seats, its deals, its revoke notes and its history."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .. import rules
+from .base import SEAT_CHOICES, SIDE_CHOICES
+
+
+class Seat(models.Model):
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="seats")
+    position = models.CharField(max_length=2, choices=SEAT_CHOICES)
+    name = models.CharField(max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.position} {self.name}"
+
+    @property
+    def side(self):
+        return rules.side_of(self.position)
+
+
+class Deal(models.Model):
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    a = models.PositiveSmallIntegerField(null=True, blank=True)
+    b = models.PositiveSmallIntegerField(null=True, blank=True)
+    sweep = models.BooleanField(default=False)
+    a_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    b_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_row_per_deal"),
+            models.CheckConstraint(
+                condition=Q(a__gte=0) | Q(a__isnull=True), name="deal_a_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(b__gte=0) | Q(b__isnull=True), name="deal_b_not_negative"
+            ),
+            models.CheckConstraint(condition=~(Q(a__gt=0) & Q(b__gt=0)), name="deal_one_side_wins"),
+        ]
+
+    def __str__(self):
+        return f"Deal {self.number}: {self.a}–{self.b}"
+
+    def as_rule(self) -> rules.Deal:
+        return rules.Deal(self.a, self.b, self.sweep)
+
+    def by(self, side) -> int | None:
+        """Who entered ``side``'s cell."""
+        return self.a_by_id if side == "a" else self.b_by_id
+
+    def set_cells(self, deal):
+        self.a, self.b, self.sweep = deal.a, deal.b, deal.sweep
+
+    @property
+    def complete(self):
+        return self.as_rule().complete
+
+    @property
+    def tie(self):
+        return self.as_rule().tie
+
+
+class Event(models.Model):
+    """The append-only history of a match: who did what, when, with old and new values."""
+
+    START, JOIN, ENTRY, UNDO, CORRECTION = "start", "join", "entry", "undo", "correction"
+    END, NOTE, NOTE_WITHDRAWN, RENEW = "end", "note", "note_withdrawn", "renew_links"
+    REMATCH = "rematch"
+    ACTIONS = [
+        (START, _("started the match")),
+        (JOIN, _("took a seat")),
+        (ENTRY, _("entered games")),
+        (UNDO, _("undid an entry")),
+        (CORRECTION, _("corrected a deal")),
+        (END, _("ended the match")),
+        (NOTE, _("noted a revoke")),
+        (NOTE_WITHDRAWN, _("withdrew a note")),
+        (RENEW, _("renewed the links")),
+        (REMATCH, _("started a rematch")),
+    ]
+    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION)
+
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=16, choices=ACTIONS)
+    deal = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["match", "action"])]
+
+    def __str__(self):
+        return f"{self.get_action_display()} ({self.at:%Y-%m-%d %H:%M})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise RuntimeError("The history is append-only: events are never changed.")
+        super().save(*args, **kwargs)
+
+
+class RevokeNote(models.Model):
+    """A revoke noted beside the sheet: some tables dock two games by hand, off the sheet."""
+
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=1, choices=SIDE_CHOICES)
+    deal = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=500)
+    withdrawn = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self):
+        return self.text
+
+
+def row_state(deal: rules.Deal) -> dict:
+    """A deal's cells as the history keeps them."""
+    return {"a": deal.a, "b": deal.b, "sweep": deal.sweep}

@@ -1,0 +1,348 @@
+"""One reading of a sheet: what a given viewer sees of a match, as plain values.
+
+The pages render a ``Sheet`` and the API serializes it, so both show the same
+names, numbers and offers. A member's own side is Nós and the other Eles; the
+host without a seat, and anyone watching, see the pairs' names instead.
+
+``read`` takes a match loaded by ``Match.objects.for_sheet()``; it adds a query
+only to say what undo would take back, and only for someone who may undo.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from . import rules
+from .models import Match, User
+
+
+@dataclass(frozen=True)
+class Key:
+    """A big button: the games it enters for a band of card points."""
+
+    games: int
+    label: str
+    hint: str
+    sweep: bool = False
+
+
+@dataclass(frozen=True)
+class SeatView:
+    position: str
+    name: str
+    user: int | None
+
+
+@dataclass
+class Side:
+    side: str
+    label: str  # Nós or Eles to a member, else the pair's names
+    names: str  # the pair's names, e.g. "Ana & Rui"
+    seats: list[SeatView]
+    games: int
+    winner: bool
+    flag: bool  # a bandeira won the rubber
+    hat: bool  # a chapéu
+    entered: int | None  # this side's cell of the current deal
+    entered_by: str | None
+    keys: list[Key]  # what this viewer may enter for this side now
+
+    @property
+    def beyond(self) -> bool:
+        """More games than a cross has arm ends (after tie extras)."""
+        return self.games > 4
+
+
+@dataclass(frozen=True)
+class Cell:
+    side: str
+    label: str
+    games: int | None
+    by: str | None
+
+
+@dataclass
+class Row:
+    number: int
+    cells: list[Cell]  # in the viewer's order
+    running: list[int] | None  # totals after this deal, in the viewer's order
+    complete: bool
+    tie: bool
+    sweep: bool
+    dealer: str  # the seat
+    dealer_name: str
+
+    def cell(self, side) -> Cell:
+        return next(cell for cell in self.cells if cell.side == side)
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The entry undo would take back."""
+
+    deal: int
+    side: str
+    label: str
+    games: int
+    by: str
+
+
+@dataclass(frozen=True)
+class Note:
+    id: int
+    side: str
+    label: str
+    deal: int
+    text: str
+    author: str | None
+    withdrawn: bool
+    withdrawn_at: object
+    created: object
+    may_withdraw: bool
+
+
+@dataclass
+class Sheet:
+    match: Match
+    version: int
+    status: str
+    winner: str | None
+    marks: tuple[str, ...]
+    ended_by: str | None
+    watching: bool
+    hosting: bool
+    seat: str | None  # the viewer's seat
+    sides: list[Side]  # the viewer's side first
+    rows: list[Row]
+    current: int | None  # the deal being entered; None once the rubber is over
+    pending: int  # extra games the current deal is worth
+    dealer: str | None
+    leader: str | None
+    dealer_name: str | None
+    leader_name: str | None
+    undo: Undo | None
+    notes: list[Note]
+    next: int | None  # the next rubber of the night, once started
+    crosses_text: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def acting(self) -> bool:
+        """The viewer may act in this match: its host or a member."""
+        return not self.watching and (self.hosting or self.seat is not None)
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == Match.IN_PLAY
+
+    @property
+    def active_notes(self) -> list[Note]:
+        return [note for note in self.notes if not note.withdrawn]
+
+    @property
+    def may_correct(self) -> bool:
+        return self.hosting and self.status != Match.ENDED and bool(self.rows)
+
+    @property
+    def may_end(self) -> bool:
+        return self.acting and self.in_play
+
+    @property
+    def may_rematch(self) -> bool:
+        return self.hosting and not self.in_play and self.next is None
+
+    def side(self, side) -> Side:
+        return next(view for view in self.sides if view.side == side)
+
+    @property
+    def winner_side(self) -> Side | None:
+        return self.side(self.winner) if self.winner else None
+
+    @property
+    def loser_side(self) -> Side | None:
+        return self.side(rules.other(self.winner)) if self.winner else None
+
+
+def keys(pending: int) -> list[Key]:
+    """The big buttons of a side: the games for each band of points, extras added in sight."""
+
+    def label(games):
+        return f"{games}+{pending}={games + pending}" if pending else str(games)
+
+    return [
+        Key(0, "0", _("60 or less")),
+        Key(1 + pending, label(1), _("61 to 90")),
+        Key(2 + pending, label(2), _("91 or more")),
+        Key(
+            rules.BANDEIRA_GAMES + pending,
+            label(rules.BANDEIRA_GAMES),
+            _("every trick: bandeira"),
+            sweep=True,
+        ),
+    ]
+
+
+def describe(sides: list[Side], pending: int, marks) -> str:
+    """The crosses in words, for screen readers and anyone who cannot see the dots."""
+    text = ", ".join(
+        ngettext("%(side)s: %(games)s game", "%(side)s: %(games)s games", side.games)
+        % {"side": side.label, "games": side.games}
+        for side in sides
+    )
+    words = [text]
+    if pending:
+        words.append(
+            ngettext("%(count)s extra game pending", "%(count)s extra games pending", pending)
+            % {"count": pending}
+        )
+    if "bandeira" in marks:
+        words.append(_("a flag for the bandeira"))
+    if "shutout" in marks:
+        words.append(_("a cat face on both crosses for the shutout"))
+    if "chapeu" in marks:
+        words.append(_("a hat for the chapéu"))
+    return ". ".join(capfirst(sentence) for sentence in words) + "."
+
+
+def names_of(match: Match) -> dict[int, str]:
+    """Who entered what, by name: ``Match.names``, and an account's own name for
+    anyone else whose entries are on the sheet (one query, only if there is one)."""
+    names = match.names()
+    authors = {
+        user_id
+        for deal in match.deals.all()
+        for user_id in (deal.a_by_id, deal.b_by_id)
+        if user_id is not None
+    }
+    authors.update(note.author_id for note in match.notes.all())
+    if match.ended_by_id:
+        authors.add(match.ended_by_id)
+    strangers = authors - set(names)
+    if strangers:
+        names.update((user.pk, user.name) for user in User.objects.filter(pk__in=strangers))
+    return names
+
+
+def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
+    """What ``user`` sees of ``match`` (read by ``Match.objects.for_sheet()``);
+    with ``watching``, what the watch link shows anyone."""
+    seat = None if watching or user is None else match.seat_of(user)
+    hosting = not watching and user is not None and match.is_host(user)
+    mine = seat.side if seat else None
+    order = (mine, rules.other(mine)) if mine else rules.SIDES
+    pairs = match.side_names()
+    labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else pairs
+    seats = match.seat_list()
+    seat_names = {seat.position: seat.name for seat in seats}
+    names = names_of(match)
+    deals = match.deal_list()
+    sheet = [deal.as_rule() for deal in deals]
+    in_play = match.status == Match.IN_PLAY
+    current = rules.current_deal(sheet) if in_play else None
+    pending = rules.pending_extra(sheet) if in_play else 0
+    now = deals[-1] if deals and deals[-1].number == current else None
+    games = {"a": match.games_a, "b": match.games_b}
+    marks = tuple(match.marks)
+
+    sides = []
+    for side in order:
+        entered = getattr(now, side) if now else None
+        may_enter = in_play and (hosting or side == mine) and entered is None
+        won = match.winner == side
+        sides.append(
+            Side(
+                side=side,
+                label=labels[side],
+                names=pairs[side],
+                seats=[
+                    SeatView(seat.position, seat.name, seat.user_id)
+                    for seat in seats
+                    if seat.side == side
+                ],
+                games=games[side],
+                winner=won,
+                flag=won and "bandeira" in marks,
+                hat=won and "chapeu" in marks,
+                entered=entered,
+                entered_by=names.get(getattr(now, f"{side}_by_id")) if now else None,
+                keys=keys(pending) if may_enter else [],
+            )
+        )
+
+    rows = []
+    for deal, running in zip(deals, rules.running_totals(deals), strict=True):
+        rows.append(
+            Row(
+                number=deal.number,
+                cells=[
+                    Cell(side, labels[side], getattr(deal, side), names.get(deal.by(side)))
+                    for side in order
+                ],
+                running=[running[side] for side in order] if deal.complete else None,
+                complete=deal.complete,
+                tie=deal.tie,
+                sweep=deal.sweep,
+                dealer=match.dealer(deal.number),
+                dealer_name=seat_names[match.dealer(deal.number)],
+            )
+        )
+
+    acting = not watching and (seat is not None or hosting)
+    undo = None
+    if acting and match.status != Match.ENDED:
+        latest = match.latest_entry()
+        if latest is not None and (latest.by_id == user.pk or hosting):
+            side = latest.after["side"]
+            undo = Undo(
+                deal=latest.deal,
+                side=side,
+                label=labels[side],
+                games=latest.after[side],
+                by=names.get(latest.by_id) or _("someone"),
+            )
+
+    notes = [
+        Note(
+            id=note.pk,
+            side=note.side,
+            label=labels[note.side],
+            deal=note.deal,
+            text=note.text,
+            author=names.get(note.author_id),
+            withdrawn=note.withdrawn,
+            withdrawn_at=note.withdrawn_at,
+            created=note.created,
+            may_withdraw=acting and not note.withdrawn and (note.author_id == user.pk or hosting),
+        )
+        for note in match.notes.all()
+    ]
+
+    following = getattr(match, "following", None)
+    dealer = match.dealer(current) if current else None
+    leader = match.leader(current) if current else None
+    return Sheet(
+        match=match,
+        version=match.version,
+        status=match.status,
+        winner=match.winner or None,
+        marks=marks,
+        ended_by=names.get(match.ended_by_id) if match.ended_by_id else None,
+        watching=watching,
+        hosting=hosting,
+        seat=seat.position if seat else None,
+        sides=sides,
+        rows=rows,
+        current=current,
+        pending=pending,
+        dealer=dealer,
+        leader=leader,
+        dealer_name=seat_names[dealer] if dealer else None,
+        leader_name=seat_names[leader] if leader else None,
+        undo=undo,
+        notes=notes,
+        next=following.pk if following else None,
+        crosses_text=describe(sides, pending, marks),
+        labels=labels,
+    )

@@ -1,0 +1,457 @@
+"""The table: opening, joining and watching a match, and keeping its sheet.
+
+Each action reads the request, runs one model method through ``act`` and
+answers: the sheet fragment for htmx, a redirect after a plain POST. The
+models check every rule and permission; a refusal becomes a message in the
+page and changes nothing. What a viewer sees of the sheet is ``sheet.read``.
+"""
+
+import json
+from functools import lru_cache
+from urllib.parse import urlencode
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
+
+from .. import conditional, limits, posted, rules
+from ..forms import GuestForm, JoinForm, NewMatchForm
+from ..models import Match, User, explain
+from ..sheet import read
+from .answers import alert, bad_form, form_page, go, not_found, refused, too_many
+from .answers import posted as posted_data
+
+POLL_SALT = "matches.sheet-poll"
+POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole way
+
+
+def home(request):
+    matches = []
+    if request.user.is_authenticated:
+        matches = Match.objects.visible_to(request.user).prefetch_related("seats")[:10]
+    return render(request, "matches/home.html", {"matches": matches, "guest_form": GuestForm()})
+
+
+# Opening, joining and watching a match ----------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@posted.only(form=NewMatchForm, refuse=bad_form)
+def new_match(request):
+    form = NewMatchForm(posted_data(request), initial=NewMatchForm.initial_for(request.user))
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = Match.objects.start(
+                request.user,
+                form.seats(),
+                host_seat=form.cleaned_data["host_seat"] or None,
+                direction=form.cleaned_data["direction"],
+                first_dealer=form.cleaned_data["first_dealer"],
+                night_name=form.cleaned_data["night_name"],
+                place=form.cleaned_data["place"],
+            )
+        except rules.Refusal as refusal:
+            form.add_error(None, explain(refusal))
+        else:
+            return redirect("match", pk=match.pk)
+    return form_page(request, "matches/new.html", form)
+
+
+@require_http_methods(["GET", "POST"])
+@limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
+@posted.only(form=JoinForm, refuse=bad_form)
+def join(request, token):
+    match = Match.objects.for_sheet().filter(join_token=token).first()
+    if match is None:
+        return not_found(
+            request, _("This join link is not valid any more: ask the host for the new one.")
+        )
+    if match.seat_of(request.user) is not None:
+        messages.info(request, _("You already hold a seat in this match."))
+        return go(request, reverse("match", args=[match.pk]))
+    free = [seat for seat in match.seat_list() if seat.user_id is None]
+    anonymous = not request.user.is_authenticated
+    form = JoinForm(posted_data(request), free_seats=free, anonymous=anonymous)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"] or None
+        try:
+            # A newcomer's guest account exists only if the seat is really theirs.
+            with transaction.atomic():
+                user = User.create_guest(name) if anonymous else request.user
+                match.join(user, token=token, position=form.cleaned_data["seat"], name=name)
+        except rules.Refusal as refusal:
+            return refused(request, refusal, reverse("join", args=[token]))
+        if anonymous:
+            login(request, user)
+        return go(request, reverse("match", args=[match.pk]))
+    return form_page(
+        request, "matches/join.html", form, match=match, free=free, names=match.side_names()
+    )
+
+
+def _watch_link_gone():
+    return _("This watch link is not valid any more: ask the host for the new one.")
+
+
+@require_GET
+def watch(request, token):
+    match = Match.objects.for_sheet().filter(watch_token=token).first()
+    if match is None:
+        return not_found(request, _watch_link_gone())
+    context = sheet_context(request, read(match, watching=True))
+    return _with_etag(render(request, "matches/watch.html", context), context)
+
+
+def _watch_etag(request, token):
+    version = Match.objects.filter(watch_token=token).values_list("version", flat=True).first()
+    return None if version is None else conditional.etag(version, "w")
+
+
+@require_GET
+@condition(etag_func=_watch_etag)
+def watch_sheet(request, token):
+    """The watch screen's poll: 304 while unchanged (``condition``), else the fragment."""
+    match = Match.objects.for_sheet().filter(watch_token=token).first()
+    if match is None:
+        return not_found(request, _watch_link_gone())
+    return _sheet_fragment(request, read(match, watching=True))
+
+
+# The sheet ----------------------------------------------------------------------
+
+
+def sheet_context(request, sheet):
+    """What the sheet's templates need beside the reading: its links and its poll."""
+    match = sheet.match
+    if sheet.watching:
+        viewer, poll_url = "w", reverse("watch_sheet", args=[match.watch_token])
+    else:
+        viewer = f"u{request.user.pk}"
+        signature = signing.dumps([match.pk, request.user.pk], salt=POLL_SALT)
+        poll_url = f"{reverse('sheet', args=[match.pk])}?{urlencode({'t': signature})}"
+    etag = conditional.etag(sheet.version, viewer)
+    return {
+        "sheet": sheet,
+        "match": match,
+        "etag": etag,
+        "poll_url": poll_url,
+        "poll_ms": settings.SHEET_POLL_MS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+def _with_etag(response, context):
+    return conditional.validators(response, context["etag"])
+
+
+def _sheet_fragment(request, sheet, *, notice=None):
+    context = sheet_context(request, sheet)
+    context["notice"] = notice
+    template = "matches/match.html#changed" if notice is not None else "matches/match.html#sheet"
+    return _with_etag(render(request, template, context), context)
+
+
+def _match_for_viewer(request, pk):
+    """The match with its whole sheet for its host and members; a 404 for everyone else."""
+    # The seats read for the sheet say who may see it: no second join for visible_to().
+    match = Match.objects.for_sheet().filter(pk=pk).first()
+    if match is None or not match.can_see(request.user):
+        raise Http404
+    return match
+
+
+def _match_to_change(request, pk):
+    """The match, for its host and members, before one of its changes (which reads
+    it again under the match's lock)."""
+    match = Match.objects.visible_to(request.user).filter(pk=pk).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+def _poll_viewer(request, pk):
+    """The user a valid poll signature for this match names, or None."""
+    try:
+        match_id, user_id = signing.loads(
+            request.GET.get("t", ""), salt=POLL_SALT, max_age=POLL_TOKEN_AGE
+        )
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+    return user_id if match_id == pk else None
+
+
+def _poll_etag(request, pk):
+    """The poll's ETag from its signature and the match's version alone, without
+    the session: while it is the one the phone has, ``condition`` answers 304.
+    Every phone at every table asks every two seconds, and nearly always nothing
+    has changed; a 304 tells nothing but "no change"."""
+    user_id = _poll_viewer(request, pk)
+    if user_id is None:
+        return None  # no signature, or an old one: the view goes the whole way
+    version = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+    return None if version is None else conditional.etag(version, f"u{user_id}")
+
+
+@require_GET
+def match_page(request, pk):
+    sheet = read(_match_for_viewer(request, pk), request.user)
+    context = _page(request, sheet)
+    return _with_etag(render(request, "matches/match.html", context), context)
+
+
+@require_GET
+@condition(etag_func=_poll_etag)
+def sheet(request, pk):
+    """The poll: 304 while the match's version is the one the page shows, else the
+    fragment; its read of the match decides who may see it."""
+    if _poll_viewer(request, pk) is None:
+        # No signature, or an old one: the whole way, from whether they may see it.
+        versions = Match.objects.visible_to(request.user).filter(pk=pk).order_by()
+        version = versions.values_list("version", flat=True).first()
+        if version is None:
+            raise Http404
+        unchanged = conditional.not_modified(
+            request, conditional.etag(version, f"u{request.user.pk}")
+        )
+        if unchanged is not None:
+            return unchanged
+    sheet = read(_match_for_viewer(request, pk), request.user)
+    context = sheet_context(request, sheet)
+    return _with_etag(render(request, "matches/match.html#sheet", context), context)
+
+
+def act(request, match, change, *, notice=None):
+    """Run ``change()``, a model method on ``match``, and answer: the sheet read
+    again for htmx (with ``notice`` in the messages), a redirect to the sheet
+    after a plain POST; a refusal becomes its message and changes nothing."""
+    try:
+        change()
+    except rules.Refusal as refusal:
+        return refused(request, refusal, reverse("match", args=[match.pk]))
+    if not request.htmx:
+        if notice:
+            messages.success(request, notice)
+        return redirect("match", pk=match.pk)
+    changed = read(Match.objects.for_sheet().get(pk=match.pk), request.user)
+    return _sheet_fragment(request, changed, notice=notice or "")
+
+
+@require_POST
+@posted.only("deal", "side", "games", "sweep", "extra", refuse=bad_form)
+def entry(request, pk):
+    match = _match_to_change(request, pk)
+    data = request.POST
+
+    def record():
+        games = data.get("games")
+        if data.get("extra"):
+            # The calculator's "add the pending extra games" box: asked for, never assumed.
+            games = rules.whole_number(games, gettext_lazy("Games")) + rules.whole_number(
+                data["extra"], gettext_lazy("Extra games")
+            )
+        match.record(
+            request.user,
+            deal=data.get("deal"),
+            side=data.get("side"),
+            games=games,
+            sweep=rules.ticked(data.get("sweep")),
+        )
+
+    return act(request, match, record)
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def undo(request, pk):
+    match = _match_to_change(request, pk)
+    return act(request, match, lambda: match.undo(request.user))
+
+
+@require_POST
+@posted.only("a", "b", "sweep", refuse=bad_form)
+def correct(request, pk, number):
+    match = _match_to_change(request, pk)
+    data = request.POST
+    return act(
+        request,
+        match,
+        lambda: match.correct(
+            request.user,
+            number=number,
+            a=data.get("a"),
+            b=data.get("b"),
+            sweep=rules.ticked(data.get("sweep")),
+        ),
+        notice=_("Deal %(number)s corrected.") % {"number": number},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@posted.only(refuse=bad_form)
+def end(request, pk):
+    """GET asks first (the page without JavaScript); POST ends the match."""
+    match = _match_to_change(request, pk)
+    if request.method == "GET":
+        match = _match_for_viewer(request, pk)
+        return render(request, "matches/end.html", {"match": match, "names": match.side_names()})
+    return act(request, match, lambda: match.end(request.user))
+
+
+@require_POST
+@posted.only("side", "deal", "text", refuse=bad_form)
+def add_note(request, pk):
+    match = _match_to_change(request, pk)
+    data = request.POST
+    return act(
+        request,
+        match,
+        lambda: match.add_note(
+            request.user,
+            side=data.get("side"),
+            text=data.get("text"),
+            deal=data.get("deal", "").strip() or None,
+        ),
+    )
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def withdraw_note(request, pk, note_id):
+    match = _match_to_change(request, pk)
+    return act(request, match, lambda: match.withdraw_note(request.user, note_id))
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def renew(request, pk):
+    match = _match_to_change(request, pk)
+    return act(
+        request,
+        match,
+        lambda: match.renew_links(request.user),
+        notice=_("New links made: the old ones no longer work."),
+    )
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def rematch(request, pk):
+    match = _match_to_change(request, pk)
+    try:
+        following = match.rematch(request.user)
+    except rules.Refusal as refusal:
+        return refused(request, refusal, reverse("match", args=[pk]))
+    return go(request, reverse("match", args=[following.pk]))
+
+
+# Panels that load when opened: the host's corrections and the invite ---------------
+
+
+@require_GET
+def corrections(request, pk):
+    """Every deal's two cells as a form, for the host; not part of the polled sheet."""
+    sheet = read(_match_for_viewer(request, pk), request.user)
+    if not sheet.may_correct:
+        raise Http404
+    template = "matches/panels.html#corrections" if request.htmx else "matches/panels.html"
+    return render(request, template, {"sheet": sheet, "match": sheet.match, "panel": "corrections"})
+
+
+@lru_cache(maxsize=512)
+def _qr(url, title):
+    # A pure function of the link, and slow to draw (milliseconds): drawn once per link.
+    return segno.make(url, error="m").svg_inline(scale=4, light="#fff", svgclass="qr", title=title)
+
+
+@require_GET
+def invite(request, pk):
+    """The join link, its QR code and the watch link, for the host."""
+    match = _match_for_viewer(request, pk)
+    if not match.is_host(request.user):
+        raise Http404
+    join_url = request.build_absolute_uri(reverse("join", args=[match.join_token]))
+    context = {
+        "match": match,
+        "panel": "invite",
+        "invite": {
+            "join_url": join_url,
+            "watch_url": request.build_absolute_uri(reverse("watch", args=[match.watch_token])),
+            # segno's own SVG; the URL inside is escaped by segno
+            "qr": mark_safe(_qr(join_url, _("QR code of the join link"))),
+            "free": sum(1 for seat in match.seat_list() if seat.user_id is None),
+        },
+    }
+    template = "matches/panels.html#invite" if request.htmx else "matches/panels.html"
+    return render(request, template, context)
+
+
+# The calculator -------------------------------------------------------------------
+
+
+@require_POST
+@posted.only("side", "points", "every_trick", *rules.CARD_VALUES, refuse=bad_form)
+def calculator(request, pk):
+    """Points or cards to games. It only answers; entering is a separate tap."""
+    sheet = read(_match_for_viewer(request, pk), request.user)
+    calc = _calculate(request, sheet)
+    status = 400 if calc.get("error") else 200
+    if request.htmx and status == 400:
+        return alert(request, calc["error"], status, target="#calc-result")
+    if request.htmx:
+        return render(request, "matches/match.html#calc_result", {"calc": calc})
+    context = _page(request, sheet, calc=calc)
+    return render(request, "matches/match.html", context, status=status)
+
+
+def _page(request, sheet, *, calc=None):
+    """The whole sheet page: the fragment, and beside it the calculator and the note form."""
+    context = sheet_context(request, sheet)
+    typed = request.POST if calc else {}
+    context.update(
+        calc=calc,
+        calc_input=typed,
+        calc_ranks=[
+            {"name": rank, "label": _(label), "value": typed.get(rank, "")}
+            for rank, label in rules.CARD_LABELS.items()
+        ],
+        calc_cards_given=any(typed.get(rank) for rank in rules.CARD_LABELS),
+        language_next=reverse("match", args=[sheet.match.pk]),
+    )
+    return context
+
+
+def _calculate(request, sheet):
+    post = request.POST
+    points = post.get("points", "").strip() or None
+    counts = {rank: post.get(rank, "").strip() for rank in rules.CARD_VALUES}
+    cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
+    try:
+        result = rules.calculate(
+            points=points, cards=cards, every_trick=rules.ticked(post.get("every_trick"))
+        )
+    except rules.Refusal as refusal:
+        return {"error": explain(refusal), "match": sheet.match}
+    mine = sheet.sides[0].side if sheet.seat else None
+    side = mine or (post.get("side") if post.get("side") in rules.SIDES else "a")
+    return {
+        "match": sheet.match,
+        "result": result,
+        "side": side,
+        "label": sheet.labels[side],
+        "other_label": sheet.labels[rules.other(side)],
+        "deal": sheet.current,
+        "pending": sheet.pending if result.games else 0,
+        "may_enter": bool(sheet.side(side).keys),
+    }
