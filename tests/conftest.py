@@ -72,6 +72,12 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _fast_polls(settings):
+    # Phones at a real table ask every 2 s; browser tests need not wait that long a step.
+    settings.SHEET_POLL_MS = 300
+
+
+@pytest.fixture(autouse=True)
 def _no_rate_limits(settings):
     # The suite makes many accounts from one address; test_security.py turns the limits on.
     settings.RATE_LIMITS = {}

@@ -34,14 +34,14 @@ def test_guest_needs_a_name(api_as, db):
 def test_guest_name_longer_than_a_seat_is_refused(api_as, db):
     response = api_as().post("/api/auth/guest/", {"name": "x" * 41}, format="json")
     assert response.status_code == 400
-    assert response.json()["detail"] == "Name is too long: 40 characters at most."
+    assert response.json()["detail"] == "Your name is too long: 40 characters at most."
     assert not User.objects.exists()
 
 
 def test_guest_name_of_spaces_is_refused(api_as, db):
     response = api_as().post("/api/auth/guest/", {"name": " \t "}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"detail": "Name can't be empty."}
+    assert response.json()["detail"] == "Your name can't be empty."
 
 
 def test_token_for_username_and_password(api_as, ana):

@@ -268,7 +268,9 @@ def test_no_english_is_left_on_the_portuguese_sheet(language, match, ana, ze):
 def test_pt_pt_and_pt_br_each_use_their_own_words(match, ana):
     portugal = visible_text(sheet_in("pt-PT", ana, match))
     brazil = visible_text(sheet_in("pt-BR", ana, match))
-    assert "Ligação para entrar" in portugal and "Link de entrada" in brazil
+    invite = f"/matches/{match.pk}/invite/"
+    assert "Ligação para entrar" in text(browser(ana).get(invite, HTTP_ACCEPT_LANGUAGE="pt-PT"))
+    assert "Link de entrada" in text(browser(ana).get(invite, HTTP_ACCEPT_LANGUAGE="pt-BR"))
     assert "equipa" in portugal and "equipa" not in brazil
     assert "dupla" in brazil
 
