@@ -81,7 +81,9 @@ def test_four_phones_play_a_whole_rubber(phone, live_server):
         ana.locator(f"#id_{seat}").fill(name)
     ana.get_by_role("button", name="Start the match").click()
     expect(ana).to_have_url(SHEET_URL)
+    ana.get_by_role("link", name="Invite the table").click()  # opens in place
     expect(ana.locator("#invite")).to_contain_text("3 seats are free")
+    expect(ana).to_have_url(SHEET_URL)
     join_url = ana.locator("#invite .url a").first.get_attribute("href")
     assert "/join/" in join_url
 
@@ -94,6 +96,7 @@ def test_four_phones_play_a_whole_rubber(phone, live_server):
     loads = []
     for page in everyone:
         page.on("load", lambda loaded: loads.append(loaded.url))
+    ana.get_by_role("link", name="Invite the table").click()
     expect(ana.locator("#invite")).not_to_contain_text("free", timeout=LIVE)
 
     # Deal 1, a tie: the host enters 0 for her side, Zé 0 for his.
