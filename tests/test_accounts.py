@@ -34,7 +34,10 @@ def test_next_never_leaves_the_site(db):
 
 
 def test_a_guest_name_must_be_given_and_short(db):
-    for name, why in [("   ", "Your name can&#x27;t be empty."), ("x" * 41, "40 characters at most")]:
+    for name, why in [
+        ("   ", "Your name can&#x27;t be empty."),
+        ("x" * 41, "40 characters at most"),
+    ]:
         response = browser().post("/guest/", {"name": name})
         assert response.status_code == 400
         assert why in text(response)
