@@ -24,7 +24,7 @@ def test_a_seat_name_is_the_name_the_sheet_shows_everywhere(ana, api_as):
     assert "José" not in page
     assert body["deals"][0]["b_by"] == "Zé"
     assert body["undo"] == {"deal": 1, "side": "b", "games": 1, "by": "Zé"}  # the host may undo
-    assert "Undo Zé&#x27;s 1 for Eles in deal 1" in page
+    assert "Undo Zé's 1 for Eles in deal 1" in page
 
 
 # Each row: what is sent, the page that takes it, the API call that takes it.
