@@ -95,6 +95,41 @@ def errors(*codes):
     return {code: ERRORS[code] for code in codes}
 
 
+def endpoint(method, operation_id, summary, tag, request=None, parameters=None):
+    """An API view for one HTTP method, as the OpenAPI schema describes it (its
+    docstring is the description)."""
+
+    def decorator(view):
+        described = extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            tags=[tag],
+            request=request,
+            parameters=parameters,
+        )
+        return described(api_view([method])(view))
+
+    return decorator
+
+
+def answers(status_code, serializer, *refusals, not_modified=False):
+    """What a view answers, and the refusals it may give."""
+    responses = {status_code: serializer, **errors(*refusals)}
+    if not_modified:
+        responses[304] = NOT_MODIFIED
+    return extend_schema(responses=responses)
+
+
+def anyone(throttle=None):
+    """A view anyone may call, signed in or not; ``throttle`` limits their attempts."""
+
+    def decorator(view):
+        view = authentication_classes([])(permission_classes([AllowAny])(view))
+        return throttle_classes([throttle])(view) if throttle else view
+
+    return decorator
+
+
 # Reading matches -------------------------------------------------------------------
 
 
@@ -151,19 +186,11 @@ def _act(request, id, change, body=s.Nothing, status=status.HTTP_200_OK):
 # Accounts ---------------------------------------------------------------------------
 
 
-@extend_schema(
-    operation_id="guest",
-    summary="Create a guest account",
-    description="A guest account with only a display name, and its API token.",
-    request=s.GuestSerializer,
-    responses={201: s.GuestTokenSerializer, **errors(400, 429)},
-    tags=["accounts"],
-)
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
-@throttle_classes([limits.GuestThrottle])
+@answers(201, s.GuestTokenSerializer, 400, 429)
+@endpoint("POST", "guest", "Create a guest account", "accounts", s.GuestSerializer)
+@anyone(limits.GuestThrottle)
 def guest(request):
+    """A guest account with only a display name, and its API token."""
     user = User.create_guest(_valid(s.GuestSerializer, request)["name"])
     token = Token.objects.create(user=user)
     return Response(
@@ -172,19 +199,11 @@ def guest(request):
     )
 
 
-@extend_schema(
-    operation_id="token",
-    summary="Get an API token",
-    description="The token for an account with a password.",
-    request=s.LoginSerializer,
-    responses={200: s.TokenSerializer, **errors(400, 429)},
-    tags=["accounts"],
-)
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
-@throttle_classes([limits.LoginThrottle])
+@answers(200, s.TokenSerializer, 400, 429)
+@endpoint("POST", "token", "Get an API token", "accounts", s.LoginSerializer)
+@anyone(limits.LoginThrottle)
 def token(request):
+    """The token for an account with a password."""
     user = authenticate(request._request, **_valid(s.LoginSerializer, request))
     if user is None:
         raise rules.InvalidInput(_("Wrong username or password."))
@@ -195,18 +214,11 @@ def token(request):
 # The calculator -----------------------------------------------------------------------
 
 
-@extend_schema(
-    operation_id="calculate",
-    summary="Points or cards to games",
-    description="Either the points or the cards of one side; no sign-in needed.",
-    request=s.CalculatorSerializer,
-    responses={200: s.CalculationSerializer, **errors(400)},
-    tags=["calculator"],
-)
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
+@answers(200, s.CalculationSerializer, 400)
+@endpoint("POST", "calculate", "Points or cards to games", "calculator", s.CalculatorSerializer)
+@anyone()
 def calculator(request):
+    """Either the points or the cards of one side; no sign-in needed."""
     data = _valid(s.CalculatorSerializer, request)
     calculation = rules.calculate(
         points=data.get("points"), cards=data.get("cards"), every_trick=data["every_trick"]
@@ -269,19 +281,11 @@ def _start(request):
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), status.HTTP_201_CREATED)
 
 
-@extend_schema(
-    operation_id="get_match",
-    summary="A match's sheet",
-    description=(
-        "The whole sheet. The ETag carries the version: send it back in If-None-Match "
-        "and an unchanged sheet answers 304 with no body."
-    ),
-    parameters=[IF_NONE_MATCH],
-    responses={200: s.MatchSerializer, 304: NOT_MODIFIED, **errors(401, 404)},
-    tags=["matches"],
-)
-@api_view(["GET"])
+@answers(200, s.MatchSerializer, 401, 404, not_modified=True)
+@endpoint("GET", "get_match", "A match's sheet", "matches", parameters=[IF_NONE_MATCH])
 def match_detail(request, id):
+    """The whole sheet. The ETag carries the version: send it back in If-None-Match
+    and an unchanged sheet answers 304 with no body."""
     match = _visible_match(request, id)
     unchanged = conditional.not_modified(
         request, _etag(match, match.is_host(request.user)), vary=VARY
@@ -291,16 +295,10 @@ def match_detail(request, id):
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 
-@extend_schema(
-    operation_id="join_match",
-    summary="Take a free seat",
-    description="With the join link's token; the caller takes the seat.",
-    request=s.JoinSerializer,
-    responses={200: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
-    tags=["matches"],
-)
-@api_view(["POST"])
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "join_match", "Take a free seat", "matches", s.JoinSerializer)
 def join(request, id):
+    """With the join link's token; the caller takes the seat."""
     data = _valid(s.JoinSerializer, request)
     match = Match.objects.filter(pk=_id(id)).first()
     if match is None:
@@ -309,18 +307,11 @@ def join(request, id):
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 
-@extend_schema(
-    operation_id="watch_match",
-    summary="Follow a match read-only",
-    description="No sign-in: the watch link's token is enough. Never shows the tokens.",
-    parameters=[IF_NONE_MATCH],
-    responses={200: s.MatchSerializer, 304: NOT_MODIFIED, **errors(404)},
-    tags=["matches"],
-)
-@api_view(["GET"])
-@authentication_classes([])
-@permission_classes([AllowAny])
+@answers(200, s.MatchSerializer, 404, not_modified=True)
+@endpoint("GET", "watch_match", "Follow a match read-only", "matches", parameters=[IF_NONE_MATCH])
+@anyone()
 def watch(request, watch_token):
+    """No sign-in: the watch link's token is enough. Never shows the tokens."""
     match = Match.objects.filter(watch_token=watch_token).only("id", "version").first()
     if match is None:
         raise NotFound(_("This watch link is not valid: ask the host for the new one."))
@@ -330,32 +321,20 @@ def watch(request, watch_token):
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), watching=True)
 
 
-@extend_schema(
-    operation_id="renew_links",
-    summary="Renew the links",
-    description="New join and watch tokens (host only); the old links stop working.",
-    request=None,
-    responses={200: s.MatchSerializer, **errors(401, 403, 404)},
-    tags=["matches"],
-)
-@api_view(["POST"])
+@answers(200, s.MatchSerializer, 401, 403, 404)
+@endpoint("POST", "renew_links", "Renew the links", "matches")
 def renew_links(request, id):
+    """New join and watch tokens (host only); the old links stop working."""
     return _act(request, id, lambda match: match.renew_links(request.user))
 
 
 # Playing ------------------------------------------------------------------------------
 
 
-@extend_schema(
-    operation_id="enter_games",
-    summary="Enter a deal's games",
-    description="A member enters their own side's column, the host either side's.",
-    request=s.EntrySerializer,
-    responses={201: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
-    tags=["playing"],
-)
-@api_view(["POST"])
+@answers(201, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "enter_games", "Enter a deal's games", "playing", s.EntrySerializer)
 def entries(request, id):
+    """A member enters their own side's column, the host either side's."""
     return _act(
         request,
         id,
@@ -365,29 +344,17 @@ def entries(request, id):
     )
 
 
-@extend_schema(
-    operation_id="undo_entry",
-    summary="Undo the latest entry",
-    description="Its author or the host, while nothing has been entered after it.",
-    request=None,
-    responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)},
-    tags=["playing"],
-)
-@api_view(["POST"])
+@answers(200, s.MatchSerializer, 401, 403, 404, 409)
+@endpoint("POST", "undo_entry", "Undo the latest entry", "playing")
 def undo(request, id):
+    """Its author or the host, while nothing has been entered after it."""
     return _act(request, id, lambda match: match.undo(request.user))
 
 
-@extend_schema(
-    operation_id="correct_deal",
-    summary="Correct a deal",
-    description="The host sets both cells of a deal at once, under the same rules.",
-    request=s.CorrectionSerializer,
-    responses={200: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
-    tags=["playing"],
-)
-@api_view(["PUT"])
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("PUT", "correct_deal", "Correct a deal", "playing", s.CorrectionSerializer)
 def correct(request, id, number):
+    """The host sets both cells of a deal at once, under the same rules."""
     return _act(
         request,
         id,
@@ -396,16 +363,10 @@ def correct(request, id, number):
     )
 
 
-@extend_schema(
-    operation_id="add_note",
-    summary="Note a revoke",
-    description="Beside the sheet: a note never changes the tally.",
-    request=s.NoteCreateSerializer,
-    responses={201: s.NoteSerializer, **errors(400, 401, 403, 404)},
-    tags=["playing"],
-)
-@api_view(["POST"])
+@answers(201, s.NoteSerializer, 400, 401, 403, 404)
+@endpoint("POST", "add_note", "Note a revoke", "playing", s.NoteCreateSerializer)
 def notes(request, id):
+    """Beside the sheet: a note never changes the tally."""
     match = _visible_match(request, id)
     note = match.add_note(request.user, **_valid(s.NoteCreateSerializer, request))
     sheet = read(Match.objects.for_sheet().get(pk=match.pk), request.user)
@@ -413,62 +374,37 @@ def notes(request, id):
     return Response(s.NoteSerializer(s.note_reading(written)).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(
-    operation_id="withdraw_note",
-    summary="Withdraw a note",
-    description="Its author or the host; the note and its withdrawal stay in the history.",
-    request=None,
-    responses={204: None, **errors(401, 403, 404)},
-    tags=["playing"],
-)
-@api_view(["DELETE"])
+@answers(204, None, 401, 403, 404)
+@endpoint("DELETE", "withdraw_note", "Withdraw a note", "playing")
 def note(request, id, note_id):
+    """Its author or the host; the note and its withdrawal stay in the history."""
     match = _visible_match(request, id)
     match.withdraw_note(request.user, _id(note_id, _("There is no such note in this match.")))
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema(
-    operation_id="end_match",
-    summary="End the match",
-    description="A member or the host ends a rubber before the target; nobody wins it.",
-    request=None,
-    responses={200: s.MatchSerializer, **errors(401, 403, 404, 409)},
-    tags=["playing"],
-)
-@api_view(["POST"])
+@answers(200, s.MatchSerializer, 401, 403, 404, 409)
+@endpoint("POST", "end_match", "End the match", "playing")
 def end(request, id):
+    """A member or the host ends a rubber before the target; nobody wins it."""
     return _act(request, id, lambda match: match.end(request.user))
 
 
-@extend_schema(
-    operation_id="match_history",
-    summary="The match's history",
-    description="Every change, oldest first: who, when, the values before and after.",
-    responses={200: s.EventSerializer(many=True), **errors(401, 404)},
-    tags=["playing"],
-)
-@api_view(["GET"])
+@answers(200, s.EventSerializer(many=True), 401, 404)
+@endpoint("GET", "match_history", "The match's history", "playing")
 def history(request, id):
+    """Every change, oldest first: who, when, the values before and after."""
     match = _visible_match(request, id)
     match = Match.objects.select_related("host").prefetch_related("seats").get(pk=match.pk)
     events = match.events.select_related("by").order_by("id")
     return Response(s.EventSerializer(events, many=True, context={"names": match.names()}).data)
 
 
-@extend_schema(
-    operation_id="rematch",
-    summary="Start the next rubber",
-    description=(
-        "The host starts the next match of the same night, with the same pairs (seats "
-        "null) or with the players moved."
-    ),
-    request=s.RematchSerializer,
-    responses={201: s.MatchSerializer, **errors(400, 401, 403, 404, 409)},
-    tags=["playing"],
-)
-@api_view(["POST"])
+@answers(201, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "rematch", "Start the next rubber", "playing", s.RematchSerializer)
 def rematch(request, id):
+    """The host starts the next match of the same night, with the same pairs (seats
+    null) or with the players moved."""
     match = _visible_match(request, id)
     following = match.rematch(request.user, seats=_valid(s.RematchSerializer, request)["seats"])
     return _sheet(request, Match.objects.for_sheet().get(pk=following.pk), status.HTTP_201_CREATED)
@@ -477,18 +413,11 @@ def rematch(request, id):
 # Nights --------------------------------------------------------------------------------
 
 
-@extend_schema(
-    operation_id="get_night",
-    summary="A night and its tally",
-    description=(
-        "The night's rubbers in order, and per pair and per player the rubbers won, "
-        "games, bandeiras, shutouts, chapéus and rubbers ended early."
-    ),
-    responses={200: s.NightSerializer, **errors(401, 404)},
-    tags=["nights"],
-)
-@api_view(["GET"])
+@answers(200, s.NightSerializer, 401, 404)
+@endpoint("GET", "get_night", "A night and its tally", "nights")
 def night(request, id):
+    """The night's rubbers in order, and per pair and per player the rubbers won,
+    games, bandeiras, shutouts, chapéus and rubbers ended early."""
     no_night = _("There is no such night, or you can't see it.")
     rubbers = Match.objects.select_related("host").prefetch_related("seats")
     night = (

@@ -10,6 +10,7 @@ Messages are English templates marked with ``_`` (a no-op here, so that
 translates the template before formatting it.
 """
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import isfinite
 
@@ -63,7 +64,7 @@ class Refusal(Exception):
         super().__init__(template % params if params else template)
 
     @property
-    def message(self):
+    def message(self) -> str:
         return str(self)
 
 
@@ -77,11 +78,11 @@ class Conflict(Refusal):
     status = 409
 
 
-def other(side):
+def other(side: str) -> str:
     return "b" if side == "a" else "a"
 
 
-def side_of(seat):
+def side_of(seat: str) -> str:
     return seat[0]
 
 
@@ -91,7 +92,7 @@ TICKED = ("on", "true", "1", "yes")
 UNTICKED = ("", "off", "false", "0", "no")
 
 
-def ticked(value) -> bool:
+def ticked(value: object) -> bool:
     """A yes or no: a form's tick box ("on", or nothing at all) or a JSON boolean."""
     if isinstance(value, bool):
         return value
@@ -107,45 +108,45 @@ def ticked(value) -> bool:
     )
 
 
-def check_side(side) -> str:
+def check_side(side: object) -> str:
     if not isinstance(side, str) or side not in SIDES:
         raise InvalidInput(_("The side must be a or b."))
     return side
 
 
-def check_seat(seat, refusal=None) -> str:
+def check_seat(seat: object, refusal: str | None = None) -> str:
     if not isinstance(seat, str) or seat not in SEATS:
         raise InvalidInput(refusal or _("Pick one of the four seats."))
     return seat
 
 
-def check_host_seat(seat) -> str | None:
+def check_host_seat(seat: object) -> str | None:
     """The seat the host takes, or none (blank) to keep the sheet without playing."""
     if seat in (None, ""):
         return None
     return check_seat(seat, _("The host's seat must be one of the four seats, or none."))
 
 
-def check_first_dealer(seat) -> str:
+def check_first_dealer(seat: object) -> str:
     return check_seat(seat, _("The first dealer must be one of the four seats."))
 
 
-def check_direction(direction) -> str:
+def check_direction(direction: object) -> str:
     if not isinstance(direction, str) or direction not in DIRECTIONS:
         raise InvalidInput(_("The direction must be counterclockwise or clockwise."))
     return direction
 
 
-def read_deal(value, current=None) -> int:
+def read_deal(value: object, current: int | None = None) -> int:
     """A deal's number, from 1 (up to the current deal, when given)."""
     return whole_number(value, _("The deal"), 1, current)
 
 
-def read_games(value) -> int:
+def read_games(value: object) -> int:
     return whole_number(value, _("Games"))
 
 
-def whole_number(value, what, low=0, high=None):
+def whole_number(value: object, what: str, low: int = 0, high: int | None = None) -> int:
     """Read a whole number from a form or JSON value, between low and high.
 
     Accepts ints, integral floats and digit strings; refuses booleans,
@@ -184,7 +185,7 @@ def whole_number(value, what, low=0, high=None):
 # The calculator --------------------------------------------------------------
 
 
-def card_count(rank: str):
+def card_count(rank: str) -> Callable[[object], int]:
     """The reader of how many cards of ``rank`` a side took, 0 to 4."""
 
     def read(count) -> int:
@@ -193,13 +194,15 @@ def card_count(rank: str):
     return read
 
 
-def card_points(aces=0, sevens=0, kings=0, jacks=0, queens=0) -> int:
+def card_points(
+    aces: object = 0, sevens: object = 0, kings: object = 0, jacks: object = 0, queens: object = 0
+) -> int:
     """The card points of the counting cards a side took, each count 0..4."""
     counts = {"aces": aces, "sevens": sevens, "kings": kings, "jacks": jacks, "queens": queens}
     return sum(CARD_VALUES[rank] * card_count(rank)(count) for rank, count in counts.items())
 
 
-def check_points(points):
+def check_points(points: object) -> int:
     points = whole_number(points, _("Points"), 0, DECK_POINTS)
     if points in UNREACHABLE_POINTS:
         raise InvalidInput(
@@ -209,7 +212,7 @@ def check_points(points):
     return points
 
 
-def games_for_points(points, every_trick=False):
+def games_for_points(points: object, every_trick: bool = False) -> int:
     """Games a side wins for its card points in one deal."""
     points = check_points(points)
     if every_trick:
@@ -233,7 +236,7 @@ class Calculation:
     tie: bool
 
 
-def check_card_names(names):
+def check_card_names(names: Iterable[str]) -> None:
     """Only the five counting ranks can be counted; the others are worth nothing."""
     unknown = set(names) - set(CARD_VALUES)
     if unknown:
@@ -243,7 +246,9 @@ def check_card_names(names):
         )
 
 
-def calculate(points=None, cards=None, every_trick=False):
+def calculate(
+    points: object = None, cards: Mapping[str, object] | None = None, every_trick: bool = False
+) -> Calculation:
     """The calculator: from points, or from counts of cards, to games."""
     if (points is None) == (cards is None):
         raise InvalidInput(_("Give either the points or the cards, not both or neither."))
@@ -271,19 +276,19 @@ class Deal:
     b: int | None = None
     sweep: bool = False
 
-    def cell(self, side):
+    def cell(self, side: str) -> int | None:
         return self.a if side == "a" else self.b
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         return self.a is not None and self.b is not None
 
     @property
-    def tie(self):
+    def tie(self) -> bool:
         return self.a == 0 and self.b == 0
 
     @property
-    def winner(self):
+    def winner(self) -> str | None:
         if self.a:
             return "a"
         if self.b:
@@ -291,15 +296,15 @@ class Deal:
         return None
 
     @property
-    def games(self):
+    def games(self) -> int:
         return (self.a or 0) + (self.b or 0)
 
-    def with_cell(self, side, games):
+    def with_cell(self, side: str, games: int) -> "Deal":
         cells = {"a": self.a, "b": self.b, side: games}
         return Deal(a=cells["a"], b=cells["b"], sweep=self.sweep)
 
 
-def pending_extra(deals):
+def pending_extra(deals: Sequence[Deal]) -> int:
     """Extra games the deal after these is worth: one per tie in a row just before it."""
     extra = 0
     for deal in reversed(deals):
@@ -311,11 +316,11 @@ def pending_extra(deals):
     return extra
 
 
-def cell_limit(pending):
+def cell_limit(pending: int) -> int:
     return BANDEIRA_GAMES + pending
 
 
-def check_games(games, pending):
+def check_games(games: object, pending: int) -> int:
     """What a cell may hold: a whole number from 0 to 4 plus the pending extras."""
     games = read_games(games)
     limit = cell_limit(pending)
@@ -341,7 +346,7 @@ def check_games(games, pending):
     return games
 
 
-def check_sweep(games, sweep):
+def check_sweep(games: int, sweep: bool) -> None:
     if sweep and games < BANDEIRA_GAMES:
         raise InvalidInput(
             _("A bandeira (every trick) is worth at least 4 games, not %(games)s."),
@@ -349,12 +354,21 @@ def check_sweep(games, sweep):
         )
 
 
-def is_sweep(games, sweep, pending):
+def is_sweep(games: int, sweep: bool, pending: int) -> bool:
     """A deal is a bandeira when marked so, or when only a sweep can explain its games."""
     return bool(sweep) or games >= BANDEIRA_GAMES + pending
 
 
-def enter(deal, side, games, *, number, pending, sweep=False, names=DEFAULT_SIDE_NAMES):
+def enter(
+    deal: Deal | None,
+    side: str,
+    games: object,
+    *,
+    number: int,
+    pending: int,
+    sweep: bool = False,
+    names: Mapping[str, str] = DEFAULT_SIDE_NAMES,
+) -> Deal:
     """The deal after ``side`` enters ``games`` in it.
 
     At most one side wins games in a deal: a positive entry completes the deal
@@ -417,11 +431,11 @@ class Result:
     marks: tuple = field(default=())
 
     @property
-    def over(self):
+    def over(self) -> bool:
         return self.winner is not None
 
 
-def running_totals(deals):
+def running_totals(deals: Sequence[Deal]) -> list[dict[str, int]]:
     """Each side's games after each deal, in order: a deal still waiting adds nothing."""
     running = {"a": 0, "b": 0}
     after = []
@@ -432,12 +446,12 @@ def running_totals(deals):
     return after
 
 
-def totals(deals):
+def totals(deals: Sequence[Deal]) -> dict[str, int]:
     after = running_totals(deals)
     return after[-1] if after else {"a": 0, "b": 0}
 
 
-def result(deals, target=TARGET):
+def result(deals: Sequence[Deal], target: int = TARGET) -> Result:
     """Totals, the winner (first side to reach the target in a complete deal) and marks.
 
     Marks change no score: "bandeira" when a deal was swept, "shutout" for a
@@ -470,7 +484,7 @@ def result(deals, target=TARGET):
     return Result(games=games, winner=winner, won_at=won_at, marks=tuple(marks))
 
 
-def check_sheet(deals, target=TARGET):
+def check_sheet(deals: Sequence[Deal], target: int = TARGET) -> Result:
     """Check a whole sheet after a correction: each cell within its limit, and no
     deal after the one that wins the rubber."""
     for number, deal in enumerate(deals, start=1):
@@ -508,7 +522,7 @@ def check_sheet(deals, target=TARGET):
     return outcome
 
 
-def current_deal(deals):
+def current_deal(deals: Sequence[Deal]) -> int:
     """The number of the deal being entered: the last one if incomplete, else the next."""
     if deals and not deals[-1].complete:
         return len(deals)
@@ -518,13 +532,13 @@ def current_deal(deals):
 # Seats -----------------------------------------------------------------------
 
 
-def dealer(number, first_dealer, direction=COUNTERCLOCKWISE):
+def dealer(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE) -> str:
     """The seat dealing deal ``number``: the deal passes on one seat after every deal."""
     order = TURN_ORDER[direction]
     return order[(order.index(first_dealer) + number - 1) % len(order)]
 
 
-def leader(number, first_dealer, direction=COUNTERCLOCKWISE):
+def leader(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE) -> str:
     """The seat leading the first trick: the next player in turn after the dealer
     (on the dealer's right counter-clockwise, on the left clockwise)."""
     order = TURN_ORDER[direction]

@@ -145,3 +145,10 @@ def test_host_and_players_see_a_rubber(request, match, who):
 def test_outsider_gets_404_for_a_rubber(match, olga):
     assert browser(olga).get(f"/history/{match.pk}/").status_code == 404
     assert browser(olga).get("/history/999999/").status_code == 404
+
+
+def test_the_back_button_restores_the_whole_page_not_the_list(rubbers, rui):
+    restore = {**HTMX, "HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
+    for path in ("/history/", "/standings/"):
+        page = text(browser(rui).get(path, **restore))
+        assert page.lstrip().startswith("<!doctype html>"), path

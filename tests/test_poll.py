@@ -98,3 +98,13 @@ def test_an_old_signature_polls_the_whole_way(match, ana, monkeypatch):
         response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
     assert response.status_code == 304
     assert any("django_session" in query["sql"] for query in queries)
+
+
+def test_only_the_poll_sends_the_sheets_etag(match, ana):
+    """The sheet's forms post without the poll's If-None-Match: it sits on the poll alone."""
+    page = unescape(text(browser(ana).get(f"/matches/{match.pk}/")))
+    assert page.count("If-None-Match") == 1
+    poll = re.search(r"<div hidden data-poll [^>]*>", page).group(0)
+    assert "If-None-Match" in poll and 'hx-trigger="every 300ms"' in poll
+    sheet = re.search(r'<section id="sheet"[^>]*>', page).group(0)
+    assert "hx-headers" not in sheet

@@ -462,12 +462,8 @@ class Match(models.Model):
             if name:
                 seat.name = clean_name(name)
             seat.save(update_fields=["user", "name"])
-            self._commit(
-                user,
-                Event.JOIN,
-                after={"seat": position, "name": seat.name},
-                before={"name": before},
-            )
+            taken = {"seat": position, "name": seat.name}
+            self._commit(user, Event.JOIN, before={"name": before}, after=taken)
         return seat
 
     def renew_links(self, by) -> None:

@@ -23,13 +23,13 @@ def _seated(user_id):
 
 
 class MatchQuerySet(models.QuerySet):
-    def visible_to(self, user):
+    def visible_to(self, user) -> "MatchQuerySet":
         """Matches the user hosts or holds a seat in."""
         if not user.is_authenticated:
             return self.none()
         return self.filter(Q(host=user) | Q(seats__user=user)).distinct()
 
-    def for_sheet(self):
+    def for_sheet(self) -> "MatchQuerySet":
         """Everything a sheet shows, in a fixed number of queries however long the
         match: the host, who ended it and the next rubber with the match, then its
         seats (with their accounts), its deals and its notes."""
@@ -41,7 +41,7 @@ class MatchQuerySet(models.QuerySet):
 
     RESULTS = ("won", "lost", "ended", "in_play")
 
-    def played_by(self, user):
+    def played_by(self, user) -> "MatchQuerySet":
         """Every rubber the person hosted or played, newest first, each with
         ``seat`` and ``side``: where they sat, or None where they only hosted.
 
@@ -64,7 +64,7 @@ class MatchQuerySet(models.QuerySet):
             .order_by("-created", "-id")
         )
 
-    def with_partner(self, partner_id):
+    def with_partner(self, partner_id: int) -> "MatchQuerySet":
         """Rubbers of ``played_by`` where this account sat on the person's side."""
         return self.filter(
             Exists(
@@ -72,13 +72,13 @@ class MatchQuerySet(models.QuerySet):
             )
         )
 
-    def against(self, opponent_id):
+    def against(self, opponent_id: int) -> "MatchQuerySet":
         """Rubbers of ``played_by`` where this account sat on the other side."""
         return self.filter(
             Exists(_seated(opponent_id).exclude(side=OuterRef("side"))), side__isnull=False
         )
 
-    def with_result(self, result):
+    def with_result(self, result: str) -> "MatchQuerySet":
         """Rubbers of ``played_by`` by how they went for the person: won, lost,
         ended (before the target) or in_play. A host who sat out won or lost none."""
         if result == "won":
@@ -91,7 +91,7 @@ class MatchQuerySet(models.QuerySet):
             return self.filter(status=self.model.IN_PLAY)
         raise rules.InvalidInput(_("The result must be won, lost, ended or in_play."))
 
-    def between(self, since=None, until=None):
+    def between(self, since=None, until=None) -> "MatchQuerySet":
         """Rubbers started on these days (in the current time zone), both included."""
         rubbers = self
         if since:
@@ -100,17 +100,8 @@ class MatchQuerySet(models.QuerySet):
             rubbers = rubbers.filter(created__date__lte=until)
         return rubbers
 
-    def filtered(
-        self,
-        *,
-        status=None,
-        night=None,
-        partner=None,
-        opponent=None,
-        result=None,
-        since=None,
-        until=None,
-    ):
+    def filtered(self, *, status=None, night=None, partner=None, opponent=None, result=None,
+                 since=None, until=None) -> "MatchQuerySet":  # fmt: skip
         """Rubbers of ``played_by`` that pass every filter given (history, standings, API)."""
         rubbers = self
         if status:

@@ -232,29 +232,30 @@ def sheet(request, pk):
     return _with_etag(render(request, "matches/match.html#sheet", context), context)
 
 
-def act(request, match, change, *, notice=None):
-    """Run ``change()``, a model method on ``match``, and answer: the sheet read
-    again for htmx (with ``notice`` in the messages), a redirect to the sheet
-    after a plain POST; a refusal becomes its message and changes nothing."""
+def act(request, pk, change, *, notice=None):
+    """Run ``change(match)``, one of the match's own methods, on match ``pk`` (a 404
+    for anyone who may not see it) and answer: the sheet read again for htmx (with
+    ``notice`` in the messages), a redirect to the sheet after a plain POST; a
+    refusal becomes its message and changes nothing."""
+    match = _match_to_change(request, pk)
     try:
-        change()
+        change(match)
     except rules.Refusal as refusal:
-        return refused(request, refusal, reverse("match", args=[match.pk]))
+        return refused(request, refusal, reverse("match", args=[pk]))
     if not request.htmx:
         if notice:
             messages.success(request, notice)
-        return redirect("match", pk=match.pk)
-    changed = read(Match.objects.for_sheet().get(pk=match.pk), request.user)
+        return redirect("match", pk=pk)
+    changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
     return _sheet_fragment(request, changed, notice=notice or "")
 
 
 @require_POST
 @posted.only("deal", "side", "games", "sweep", "extra", refuse=bad_form)
 def entry(request, pk):
-    match = _match_to_change(request, pk)
     data = request.POST
 
-    def record():
+    def record(match):
         games = data.get("games")
         if data.get("extra"):
             # The calculator's "add the pending extra games" box: asked for, never assumed.
@@ -269,30 +270,28 @@ def entry(request, pk):
             sweep=rules.ticked(data.get("sweep")),
         )
 
-    return act(request, match, record)
+    return act(request, pk, record)
 
 
 @require_POST
 @posted.only(refuse=bad_form)
 def undo(request, pk):
-    match = _match_to_change(request, pk)
-    return act(request, match, lambda: match.undo(request.user))
+    return act(request, pk, lambda match: match.undo(request.user))
 
 
 @require_POST
 @posted.only("a", "b", "sweep", refuse=bad_form)
 def correct(request, pk, number):
-    match = _match_to_change(request, pk)
-    data = request.POST
+    cells = request.POST
     return act(
         request,
-        match,
-        lambda: match.correct(
+        pk,
+        lambda match: match.correct(
             request.user,
             number=number,
-            a=data.get("a"),
-            b=data.get("b"),
-            sweep=rules.ticked(data.get("sweep")),
+            a=cells.get("a"),
+            b=cells.get("b"),
+            sweep=rules.ticked(cells.get("sweep")),
         ),
         notice=_("Deal %(number)s corrected.") % {"number": number},
     )
@@ -302,26 +301,24 @@ def correct(request, pk, number):
 @posted.only(refuse=bad_form)
 def end(request, pk):
     """GET asks first (the page without JavaScript); POST ends the match."""
-    match = _match_to_change(request, pk)
     if request.method == "GET":
         match = _match_for_viewer(request, pk)
         return render(request, "matches/end.html", {"match": match, "names": match.side_names()})
-    return act(request, match, lambda: match.end(request.user))
+    return act(request, pk, lambda match: match.end(request.user))
 
 
 @require_POST
 @posted.only("side", "deal", "text", refuse=bad_form)
 def add_note(request, pk):
-    match = _match_to_change(request, pk)
-    data = request.POST
+    note = request.POST
     return act(
         request,
-        match,
-        lambda: match.add_note(
+        pk,
+        lambda match: match.add_note(
             request.user,
-            side=data.get("side"),
-            text=data.get("text"),
-            deal=data.get("deal", "").strip() or None,
+            side=note.get("side"),
+            text=note.get("text"),
+            deal=note.get("deal", "").strip() or None,
         ),
     )
 
@@ -329,18 +326,16 @@ def add_note(request, pk):
 @require_POST
 @posted.only(refuse=bad_form)
 def withdraw_note(request, pk, note_id):
-    match = _match_to_change(request, pk)
-    return act(request, match, lambda: match.withdraw_note(request.user, note_id))
+    return act(request, pk, lambda match: match.withdraw_note(request.user, note_id))
 
 
 @require_POST
 @posted.only(refuse=bad_form)
 def renew(request, pk):
-    match = _match_to_change(request, pk)
     return act(
         request,
-        match,
-        lambda: match.renew_links(request.user),
+        pk,
+        lambda match: match.renew_links(request.user),
         notice=_("New links made: the old ones no longer work."),
     )
 
