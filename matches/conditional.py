@@ -6,6 +6,7 @@ use ``condition``, and ``not_modified`` asks ``get_conditional_response``.
 """
 
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 
@@ -31,3 +32,12 @@ def not_modified(request, tag, *, vary=()):
     """304 when the request's If-None-Match already names ``tag``, else None."""
     response = get_conditional_response(request, etag=tag)
     return None if response is None else validators(response, tag, vary=vary)
+
+
+def seen_version(request) -> str | None:
+    """The version an If-Match header names (the ETag the person's sheet came with),
+    or None without one; ``rules.read_version`` refuses anything else."""
+    tags = [tag for tag in parse_etags(request.headers.get("If-Match", "")) if tag != "*"]
+    if not tags:
+        return None
+    return tags[0].removeprefix("W/").strip('"').split("-")[0]

@@ -50,6 +50,7 @@ TURN_ORDER = {
     CLOCKWISE: ("a1", "b2", "a2", "b1"),
 }
 DEFAULT_SIDE_NAMES = {"a": "side A", "b": "side B"}
+MAX_DEALS = 99  # a rubber that long has stopped being a rubber: End match
 MARKS = ("bandeira", "shutout", "chapeu")  # drawn on the crosses; they change no score
 
 
@@ -58,9 +59,10 @@ class Refusal(Exception):
 
     status = 400
 
-    def __init__(self, template, **params):
+    def __init__(self, template, *, data=None, **params):
         self.template = template
         self.params = params
+        self.data = data or {}  # what a program needs besides the sentence, e.g. {"next": 7}
         super().__init__(template % params if params else template)
 
     @property
@@ -140,6 +142,11 @@ def check_direction(direction: object) -> str:
 def read_deal(value: object, current: int | None = None) -> int:
     """A deal's number, from 1 (up to the current deal, when given)."""
     return whole_number(value, _("The deal"), 1, current)
+
+
+def read_version(value: object) -> int:
+    """The version of the sheet a person acted on."""
+    return whole_number(value, _("The version"), 1)
 
 
 def read_games(value: object) -> int:

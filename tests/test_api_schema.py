@@ -30,11 +30,11 @@ CONTRACT = [
     ("post", "/api/matches/{id}/join/", True, "200"),
     ("get", "/api/watch/{watch_token}/", False, "200"),
     ("post", "/api/matches/{id}/entries/", True, "201"),
-    ("post", "/api/matches/{id}/undo/", False, "200"),
+    ("post", "/api/matches/{id}/undo/", True, "200"),  # which entry, the version seen
     ("put", "/api/matches/{id}/deals/{number}/", True, "200"),
     ("post", "/api/matches/{id}/notes/", True, "201"),
     ("delete", "/api/matches/{id}/notes/{note_id}/", False, "204"),
-    ("post", "/api/matches/{id}/end/", False, "200"),
+    ("post", "/api/matches/{id}/end/", True, "200"),  # the version seen
     ("get", "/api/matches/{id}/history/", False, "200"),
     ("post", "/api/matches/{id}/rematch/", True, "201"),
     ("get", "/api/nights/{id}/", False, "200"),

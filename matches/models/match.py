@@ -204,6 +204,37 @@ class Match(models.Model):
                 _("This rubber is over: %(side)s won it."), side=self.side_names()[self.winner]
             )
 
+    def _check_version(self, seen) -> None:
+        """Refuse to act on a sheet that changed since the person saw version ``seen``,
+        saying what changed; None acts on the sheet as it is now."""
+        if seen is None:
+            return
+        seen = rules.read_version(seen)
+        if seen == self.version:
+            return
+        if seen > self.version:
+            raise rules.Conflict(
+                _("This sheet has no version %(seen)s yet: reload it and try again."), seen=seen
+            )
+        names = self.names()
+        # Every change after the start bumped the version once: the newest ones are these.
+        newest = self.events.exclude(action=Event.START).order_by("-id")
+        changes = list(newest[: min(3, self.version - seen)])
+        said = [
+            gettext("%(name)s %(action)s")
+            % {
+                "name": names.get(event.by_id) or gettext("someone"),
+                "action": event.get_action_display(),
+            }
+            + (gettext(" in deal %(number)s") % {"number": event.deal} if event.deal else "")
+            for event in reversed(changes)
+        ]
+        raise rules.Conflict(
+            _("The sheet changed since you saw it: %(changes)s. Nothing was done: look again."),
+            changes="; ".join(said),
+            data={"version": self.version},
+        )
+
     def _require_member_or_host(self, user, what) -> None:
         if not self.can_see(user):
             raise NotAllowed(
@@ -248,6 +279,14 @@ class Match(models.Model):
                     number=number,
                     current=current,
                 )
+            if current > rules.MAX_DEALS:
+                raise rules.Conflict(
+                    _(
+                        "A rubber has %(most)s deals at most, and this one has had them all: "
+                        "end the match and start the next rubber."
+                    ),
+                    most=rules.MAX_DEALS,
+                )
             row = (
                 deals[-1]
                 if deals and deals[-1].number == current
@@ -277,14 +316,20 @@ class Match(models.Model):
             )
         return row
 
-    def undo(self, by) -> None:
-        """Take back the latest entry: its author or the host, while nothing came after it."""
+    def undo(self, by, *, deal=None, side=None, version=None) -> None:
+        """Take back the latest entry: its author or the host, while nothing came after it.
+
+        ``deal`` and ``side`` name the entry the person means to take back (the one
+        their page offered), and ``version`` the sheet they saw: when another entry
+        is the latest by now, or the sheet changed, nothing is undone.
+        """
         with transaction.atomic():
             self._lock()
             if not self.can_see(by):
                 raise NotAllowed(_("Only the host or a player seated in this match can undo."))
             if self.status == self.ENDED:
                 self._check_open()
+            self._check_version(version)
             entry = self.latest_entry()
             if entry is None:
                 correction = self.events.filter(action=Event.CORRECTION).last()
@@ -301,6 +346,25 @@ class Match(models.Model):
                 raise NotAllowed(
                     _("Only %(name)s, who made the latest entry, or the host can undo it."),
                     name=self.names().get(entry.by_id) or gettext("someone"),
+                )
+            meant = (
+                None if deal in (None, "") else rules.read_deal(deal),
+                None if side in (None, "") else rules.check_side(side),
+            )
+            latest = (entry.deal, entry.after["side"])
+            if any(
+                given is not None and given != actual
+                for given, actual in zip(meant, latest, strict=True)
+            ):
+                raise rules.Conflict(
+                    _(
+                        "The latest entry is now %(name)s's %(games)s for %(side)s in deal "
+                        "%(number)s, not the one you meant: nothing was undone."
+                    ),
+                    name=self.names().get(entry.by_id) or gettext("someone"),
+                    games=entry.after[entry.after["side"]],
+                    side=self.side_names()[entry.after["side"]],
+                    number=entry.deal,
                 )
             deals = self.deal_list()
             row = next(deal for deal in deals if deal.number == entry.deal)
@@ -323,7 +387,7 @@ class Match(models.Model):
                 after=row_state(restored),
             )
 
-    def correct(self, by, *, number, a, b, sweep=False) -> Deal:
+    def correct(self, by, *, number, a, b, sweep=False, version=None) -> Deal:
         """The host sets both cells of a deal at once, under the same rules.
 
         Totals and the result are re-derived: a won rubber whose winner drops
@@ -337,6 +401,7 @@ class Match(models.Model):
                 raise NotAllowed(_("Only the host can correct a deal."))
             if self.status == self.ENDED:
                 self._check_open()
+            self._check_version(version)
             deals = self.deal_list()
             if not deals or number > deals[-1].number:
                 raise rules.InvalidInput(
@@ -370,12 +435,13 @@ class Match(models.Model):
             )
         return row
 
-    def end(self, by) -> None:
+    def end(self, by, *, version=None) -> None:
         """End a rubber that breaks up before the target: nobody wins it."""
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("end it"))
             self._check_open()
+            self._check_version(version)
             self.status = self.ENDED
             self.ended_by = by
             self.ended_at = timezone.now()
@@ -476,7 +542,7 @@ class Match(models.Model):
             self.watch_token = new_token()
             self._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
 
-    def rematch(self, by, seats=None) -> "Match":
+    def rematch(self, by, seats=None, *, version=None) -> "Match":
         """The host starts the next rubber of the same night.
 
         ``seats`` maps each seat of the new match to the seat of this one whose
@@ -497,10 +563,14 @@ class Match(models.Model):
                 raise rules.Conflict(_("This rubber is still in play: finish it or end it first."))
             following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()
             if following is not None:
+                # At most one next rubber (the database holds to it too): a second tap,
+                # or a second phone, is told where the table went.
                 raise rules.Conflict(
                     _("The next rubber has already started: rubber %(number)s."),
                     number=following,
+                    data={"next": following},
                 )
+            self._check_version(version)
             old = {seat.position: seat for seat in self.seats.all()}
             following = Match.objects.create(
                 host_id=self.host_id,

@@ -274,13 +274,24 @@ def entry(request, pk):
 
 
 @require_POST
-@posted.only(refuse=bad_form)
+@posted.only("deal", "side", "version", refuse=bad_form)
 def undo(request, pk):
-    return act(request, pk, lambda match: match.undo(request.user))
+    """Undo the entry the page offered (its deal and side), on the sheet it showed."""
+    meant = request.POST
+    return act(
+        request,
+        pk,
+        lambda match: match.undo(
+            request.user,
+            deal=meant.get("deal"),
+            side=meant.get("side"),
+            version=meant.get("version") or None,
+        ),
+    )
 
 
 @require_POST
-@posted.only("a", "b", "sweep", refuse=bad_form)
+@posted.only("a", "b", "sweep", "version", refuse=bad_form)
 def correct(request, pk, number):
     cells = request.POST
     return act(
@@ -292,19 +303,26 @@ def correct(request, pk, number):
             a=cells.get("a"),
             b=cells.get("b"),
             sweep=rules.ticked(cells.get("sweep")),
+            version=cells.get("version") or None,
         ),
         notice=_("Deal %(number)s corrected.") % {"number": number},
     )
 
 
 @require_http_methods(["GET", "POST"])
-@posted.only(refuse=bad_form)
+@posted.only("version", refuse=bad_form)
 def end(request, pk):
     """GET asks first (the page without JavaScript); POST ends the match."""
     if request.method == "GET":
         match = _match_for_viewer(request, pk)
-        return render(request, "matches/end.html", {"match": match, "names": match.side_names()})
-    return act(request, pk, lambda match: match.end(request.user))
+        context = {
+            "match": match,
+            "names": match.side_names(),
+            "version": request.GET.get("version", match.version),  # the sheet they saw
+        }
+        return render(request, "matches/end.html", context)
+    seen = request.POST.get("version") or None
+    return act(request, pk, lambda match: match.end(request.user, version=seen))
 
 
 @require_POST
@@ -341,11 +359,11 @@ def renew(request, pk):
 
 
 @require_POST
-@posted.only(refuse=bad_form)
+@posted.only("version", refuse=bad_form)
 def rematch(request, pk):
     match = _match_to_change(request, pk)
     try:
-        following = match.rematch(request.user)
+        following = match.rematch(request.user, version=request.POST.get("version") or None)
     except rules.Refusal as refusal:
         return refused(request, refusal, reverse("match", args=[pk]))
     return go(request, reverse("match", args=[following.pk]))
