@@ -106,11 +106,11 @@ class Gunicorn:
         os.unlink(self.log)
 
 
-def request(port, method, path, body=None, token=None, timeout=10):
+def request(port, method, path, body=None, token=None, timeout=10, headers=None):
     """One request on its own connection: (status, parsed JSON body or None)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        headers = {"Host": "127.0.0.1"}
+        headers = {"Host": "127.0.0.1", **(headers or {})}
         payload = None
         if body is not None:
             payload = json.dumps(body).encode()

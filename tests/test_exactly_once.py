@@ -13,6 +13,7 @@ refusal was a 4xx with a message.
 """
 
 import threading
+import uuid
 from collections import Counter
 
 import pytest
@@ -52,21 +53,48 @@ def table(ana, rui, ze, maria):
 
 
 def in_process(tokens):
-    def send(index, who, method, path, body):
+    def send(index, who, method, path, body, key=None):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[who]}")
-        response = getattr(client, method.lower())(path, body, format="json")
+        extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        response = getattr(client, method.lower())(path, body, format="json", **extra)
         return response.status_code, response.json() if response.content else None
 
     return send
 
 
 def over_http(tokens, ports):
-    def send(index, who, method, path, body):
+    def send(index, who, method, path, body, key=None):
         # Clients alternate between the servers: neighbours in a race hit different ones.
-        return request(ports[index % len(ports)], method, path, body, token=tokens[who])
+        headers = {"Idempotency-Key": key} if key else None
+        port = ports[index % len(ports)]
+        return request(port, method, path, body, token=tokens[who], headers=headers)
 
     return send
+
+
+def retried(send, times=3):
+    """Each request sent ``times`` times at once with one key, as a phone retrying a
+    tap on a bad network (each copy on its own connection, and over two servers on
+    different ones): the copies all get the same answer, which counts once."""
+
+    def send_retried(index, who, method, path, body):
+        key = f"tap-{index}-{uuid.uuid4()}"
+        answers = [None] * times
+
+        def copy(number):
+            answers[number] = send(index + number, who, method, path, body, key=key)
+            connection.close()
+
+        copies = [threading.Thread(target=copy, args=(number,)) for number in range(times)]
+        for thread in copies:
+            thread.start()
+        for thread in copies:
+            thread.join()
+        assert all(answer == answers[0] for answer in answers), answers
+        return answers[0]
+
+    return send_retried
 
 
 @pytest.fixture
@@ -272,3 +300,27 @@ def test_claims_and_undos_across_two_servers_sharing_the_database(
     send = over_http(tokens, two_servers)
     play_claims_and_last_cells(seated(ana, rui, ze, maria), send)
     play_undo_against_entry(seated(ana, rui, ze, maria), send)
+
+
+def test_claims_and_undos_retried_with_their_keys(table, tokens, ana, rui, ze, maria):
+    send = retried(in_process(tokens))
+    play_claims_and_last_cells(table, send)
+    play_undo_against_entry(seated(ana, rui, ze, maria), send)
+
+
+def test_claims_retried_with_their_keys_across_two_servers(
+    ana, rui, ze, maria, tokens, two_servers
+):
+    play_claims_and_last_cells(seated(ana, rui, ze, maria), retried(over_http(tokens, two_servers)))
+
+
+def test_one_request_repeated_twenty_times_at_once_across_two_servers(
+    ana, rui, ze, maria, tokens, two_servers
+):
+    match = seated(ana, rui, ze, maria)
+    path = f"/api/matches/{match.pk}/entries/"
+    send = retried(over_http(tokens, two_servers), times=20)
+    status, body = send(0, "rui", "POST", path, {"deal": 1, "side": "a", "games": 1})
+    assert status == 201
+    assert body["version"] == match.version + 1
+    assert Event.objects.filter(match=match, action=Event.ENTRY).count() == 1

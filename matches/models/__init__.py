@@ -22,13 +22,14 @@ from .match import Match
 from .nights import Night
 from .people import User
 from .queries import MatchQuerySet, seat_side
-from .rows import Deal, Event, RevokeNote, Seat, row_state
+from .rows import Deal, Event, IdempotentRequest, RevokeNote, Seat, row_state
 
 __all__ = [
     "SEAT_CHOICES",
     "SIDE_CHOICES",
     "Deal",
     "Event",
+    "IdempotentRequest",
     "Match",
     "MatchQuerySet",
     "Night",

@@ -1,6 +1,7 @@
 """What every model shares: refusals in the active language, tokens, and names as typed."""
 
 import secrets
+import unicodedata
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
@@ -42,14 +43,26 @@ class NotFound(rules.Refusal):
     status = 404
 
 
+# What a name may not hold: controls, and the invisible formatting characters
+# (zero-width spaces and joiners, direction marks and overrides) that would hide it
+# or turn the words around it.
+HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}
+
+
 def clean_name(name, what=None) -> str:
-    """A display name as the table will read it: spaces collapsed, 1 to 40 characters."""
+    """A display name as the table will read it: invisible and direction-changing
+    characters removed, spaces collapsed, 1 to 40 characters with something to see."""
     what = what or _("Name")
-    name = " ".join(str(name or "").split())
+    name = str(name or "")
     if "\x00" in name:  # PostgreSQL cannot store it
         raise rules.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
+    name = " ".join(
+        "".join(c for c in name if c.isspace() or unicodedata.category(c) not in HIDDEN).split()
+    )
     if not name:
         raise rules.InvalidInput(_("%(what)s can't be empty."), what=what)
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise rules.InvalidInput(_("%(what)s has nothing anyone could read."), what=what)
     if len(name) > 40:
         raise rules.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
     return name

@@ -151,3 +151,26 @@ class RevokeNote(models.Model):
 def row_state(deal: rules.Deal) -> dict:
     """A deal's cells as the history keeps them."""
     return {"a": deal.a, "b": deal.b, "sweep": deal.sweep}
+
+
+class IdempotentRequest(models.Model):
+    """A write sent with an ``Idempotency-Key`` and the answer it got, so that the same
+    request sent again (a retry after a dead network, a double tap) gets that answer
+    again and changes nothing more. Kept in the database: it holds across workers."""
+
+    caller = models.CharField(max_length=80)  # who sent it (see ``idempotency.caller``)
+    key = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64)  # the method, path and body it came with
+    status = models.PositiveSmallIntegerField(null=True, blank=True)  # None until answered
+    headers = models.JSONField(default=dict, blank=True)
+    body = models.BinaryField(default=bytes, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["caller", "key"], name="one_answer_per_key"),
+        ]
+        indexes = [models.Index(fields=["created"])]
+
+    def __str__(self):
+        return f"{self.key} ({self.status or 'running'})"
