@@ -1,6 +1,8 @@
 """The standings page: per player with a win-rate chart drawn on the server, pair
 against pair, filters, paging, and flat queries."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -28,9 +30,25 @@ def test_the_chart_is_an_svg_with_a_bar_per_player_and_words_for_screen_readers(
     chart = page[page.index('<figure class="chart">') : page.index("</figure>")]
     assert '<svg viewBox="0 0 ' in chart and 'role="img"' in chart
     assert chart.count('<rect class="bar"') == 4
-    assert 'width="150.0"' in chart  # Rui's full bar
-    assert 'width="0.0"' in chart  # Zé's empty one
     assert "Win rate per player: Rui 100%, Ana 67%, Maria 33%, Zé 0%" in chart
+
+
+@pytest.mark.parametrize("language", ["en", "pt-PT", "pt-BR"])
+def test_the_chart_draws_its_bars_in_every_language(rubbers, rui, language):
+    """SVG numbers are never localized: a decimal comma draws no bar at all."""
+    page = text(browser(rui).get("/standings/", HTTP_ACCEPT_LANGUAGE=language))
+    chart = page[page.index('<figure class="chart">') : page.index("</figure>")]
+    widths = [
+        float(width)  # raises on "75,0"
+        for width in re.findall(r'<rect class="bar"[^>]*width="([^"]*)"', chart)
+    ]
+    track = float(re.search(r'<rect class="track"[^>]*width="([^"]*)"', chart).group(1))
+    # Rui won all his finished rubbers, Zé none: a full bar and an empty one.
+    assert max(widths) == track
+    assert min(widths) == 0
+    assert all(
+        "," not in value for value in re.findall(r'="([^"]*)"', chart) if value[:1].isdigit()
+    )
 
 
 def test_pair_against_pair(rubbers, rui):
