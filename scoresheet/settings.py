@@ -62,6 +62,12 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+# How many proxies of our own stand in front (nginx, a load balancer). Anyone can
+# write X-Forwarded-For and X-Forwarded-Proto, so they are believed only when this
+# says a proxy is there to write them: 0, the default, means nobody.
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES must be 0 or more, not {TRUSTED_PROXIES}")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -84,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "matches.middleware.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "matches.middleware.private_answers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -123,6 +130,27 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The rate limits' counters (matches/limits.py) must be the same for every worker of
+# every instance: a table of the database by default (made by migrate), so nothing
+# else has to run. CACHE_URL (redis://host:6379/0, with the redis package installed)
+# puts them, and Django's default cache, in Redis instead.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// address, not {CACHE_URL!r}")
+    SHARED_CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    CACHES = {"default": SHARED_CACHE, "limits": SHARED_CACHE}
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "limits": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "limits_cache",
+            # Past this, the expired go first; culling live ones would forgive attempts.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
 
 AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"
@@ -181,6 +209,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
+    # The client's address for the rate limits (matches/limits.py).
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "SquareScores API",
@@ -194,14 +224,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
-# Production hardening; all on whenever DEBUG is off.
+# Production hardening; all on whenever DEBUG is off, HSTS preload aside.
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The proxy says whether the request came in over HTTPS; without one, the header is
+# the client's word and means nothing. The proxy must set it, never pass it on.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+# Preloading bakes HTTPS-only for the whole domain into browsers, for months and past
+# any header's undoing: the domain's owner opts in, so the deploy check's nudge is off.
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+if SECURE_HSTS_PRELOAD and not SECURE_HSTS_INCLUDE_SUBDOMAINS:
+    raise ImproperlyConfigured("SECURE_HSTS_PRELOAD needs SECURE_HSTS_INCLUDE_SUBDOMAINS.")
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -212,7 +249,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their seat for a year
 SHEET_POLL_MS = envint("SHEET_POLL_MS", 2000)
 
 # Attempts per client address, on the pages and the API together (matches/limits.py).
-# The counters live in the default cache, per process unless CACHES says otherwise.
+# The counters live in the "limits" cache, shared by every process (CACHES above).
 RATE_LIMITS = {
     "login": envrate("RATE_LIMIT_LOGIN", "10/minute"),
     "guest": envrate("RATE_LIMIT_GUEST", "30/hour"),

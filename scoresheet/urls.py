@@ -1,7 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from matches import limits
+from matches.views.answers import too_many
+
+# The admin's log-in counts against the same limit as the site's own log-ins.
+admin_login = limits.limit_posts(limits.LoginThrottle, too_many)(admin.site.login)
+
 urlpatterns = [
+    path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     path("api/", include("matches.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,4 +1,5 @@
-"""Production settings, security headers, rate limits, and what an outsider can learn."""
+"""Production settings, security headers, what is kept of a person's answers, and what
+an outsider can learn. The rate limits have their own file, test_limits.py."""
 
 import os
 import re
@@ -7,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from matches.middleware import CONTENT_SECURITY_POLICY
-from matches.models import Match, Night, User
+from matches.models import Match, Night
 
 from .pages import HTMX, browser, text
 
@@ -62,6 +64,124 @@ def test_pages_hold_no_inline_script_or_style(match, ana):
         assert " style=" not in body, path
         assert " onclick=" not in body.lower(), path
         assert "hx-on" not in body, path
+
+
+# What is kept of a person's answers ---------------------------------------------------
+
+
+def kept(response):
+    """The Cache-Control directives of a response, as a set."""
+    return {part.strip() for part in response.get("Cache-Control", "").split(",") if part}
+
+
+NOT_KEPT = {"private", "no-store"}
+
+
+@pytest.fixture
+def played(match, rui):
+    match.record(rui, deal=1, side="a", games=1)
+    return match
+
+
+def test_a_signed_in_persons_pages_and_exports_are_not_kept(played, ana):
+    pk, night = played.pk, played.night_id
+    page = browser(ana)
+    for path in (
+        "/",
+        "/history/",
+        "/standings/",
+        f"/nights/{night}/",
+        f"/history/{pk}/",
+        f"/matches/{pk}/",
+        f"/matches/{pk}/sheet/",
+        f"/matches/{pk}/export.csv",
+        f"/matches/{pk}/export.json",
+        f"/nights/{night}/export.csv",
+        f"/nights/{night}/export.json",
+        "/my-data.json",
+    ):
+        response = page.get(path)
+        assert response.status_code == 200, path
+        assert kept(response) >= NOT_KEPT, (path, response.get("Cache-Control"))
+
+
+def test_the_apis_personal_answers_are_not_kept(played, ana):
+    pk, night = played.pk, played.night_id
+    token = Token.objects.create(user=ana).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    session = browser(ana)
+    for path in (
+        "/api/matches/",
+        f"/api/matches/{pk}/",
+        f"/api/matches/{pk}/history/",
+        f"/api/nights/{night}/",
+    ):
+        for response in (client.get(path), session.get(path)):
+            assert response.status_code == 200, path
+            assert kept(response) >= NOT_KEPT, (path, response.get("Cache-Control"))
+    for response in (
+        APIClient().post(
+            "/api/auth/token/", {"username": "ana", "password": "sueca-na-mesa-42"}, format="json"
+        ),
+        APIClient().post("/api/auth/guest/", {"name": "Tó"}, format="json"),
+        client.post(f"/api/matches/{pk}/links/"),
+    ):
+        assert response.status_code in (200, 201), response.content
+        assert kept(response) >= NOT_KEPT, response.get("Cache-Control")
+
+
+def test_an_unchanged_sheet_still_answers_304_not_kept(played, ana):
+    """The poll and API clients send If-None-Match themselves, so no-store costs no
+    304: only the browser's own copy is gone."""
+    page = browser(ana)
+    first = page.get(f"/matches/{played.pk}/", **HTMX)
+    poll = re.search(r'hx-get="([^"]*/sheet/\?t=[^"]*)"', text(first)).group(1)
+    unchanged = page.get(poll.replace("&amp;", "&"), HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert unchanged.status_code == 304
+    assert kept(unchanged) >= NOT_KEPT
+
+    token = Token.objects.create(user=ana).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    sheet = client.get(f"/api/matches/{played.pk}/")
+    again = client.get(f"/api/matches/{played.pk}/", HTTP_IF_NONE_MATCH=sheet["ETag"])
+    assert again.status_code == 304
+    assert kept(again) >= NOT_KEPT
+
+
+def test_what_anyone_may_read_without_signing_in_is_left_to_the_view(match, client):
+    assert kept(client.get("/guest/")) == set()
+    assert kept(client.get(f"/watch/{match.watch_token}/")) == {"private", "no-cache"}
+
+
+STATIC = """
+import django
+from django.test import Client
+
+django.setup()
+client = Client()
+client.cookies["sessionid"] = "a-signed-in-browser"
+response = client.get("/static/app.js")
+print("static", response.status_code, response["Cache-Control"])
+"""
+
+
+def test_static_files_keep_their_own_caching_for_a_signed_in_browser():
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "LANG": "C.UTF-8",
+        "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "DATABASE_URL": "sqlite://:memory:",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", STATIC], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    status, cache_control = result.stdout.split(" ", 2)[1:]
+    assert status == "200"
+    assert "public" in cache_control
+    assert "no-store" not in cache_control
 
 
 PRODUCTION = """
@@ -118,10 +238,109 @@ def test_production_settings_pass_the_deploy_check_with_secure_cookies_and_hsts(
     assert said["session_cookie_httponly"] == "True"
     assert said["hsts"] == "31536000 True"
     assert said["http"] == "301 https://scores.example.com/api/calculator/"
-    assert said["https"] == "405 max-age=31536000; includeSubDomains; preload"
+    assert said["https"] == "405 max-age=31536000; includeSubDomains"
     assert said["csp"] == CONTENT_SECURITY_POLICY
     assert said["frames"] == "DENY"
     assert said["stranger"] == "400"
+
+
+def run_production(script, **env):
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=production(**env),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return dict(line.split(" ", 1) for line in result.stdout.splitlines())
+
+
+FORWARDED_PROTO = """
+import django
+from django.test import Client
+
+django.setup()
+claimed = Client().get(
+    "/api/calculator/", HTTP_HOST="scores.example.com", HTTP_X_FORWARDED_PROTO="https"
+)
+print("claimed", claimed.status_code, claimed.get("Location"))
+print("hsts", claimed.get("Strict-Transport-Security"))
+"""
+
+
+def test_production_without_a_proxy_does_not_believe_x_forwarded_proto():
+    """Plain HTTP claiming to be HTTPS is still plain HTTP: redirected, no HSTS."""
+    said = run_production(FORWARDED_PROTO)
+    assert said["claimed"] == "301 https://scores.example.com/api/calculator/"
+    assert said["hsts"] == "None"
+
+
+def test_behind_a_trusted_proxy_x_forwarded_proto_says_https():
+    said = run_production(FORWARDED_PROTO, TRUSTED_PROXIES="1")
+    assert said["claimed"] == "405 None"
+    assert said["hsts"] == "max-age=31536000; includeSubDomains"
+
+
+HSTS = """
+import django
+from django.test import Client
+
+django.setup()
+secure = Client().get("/api/calculator/", HTTP_HOST="scores.example.com", secure=True)
+print("hsts", secure["Strict-Transport-Security"])
+"""
+
+
+def test_hsts_preload_is_off_by_default_and_an_opt_in():
+    assert run_production(HSTS)["hsts"] == "max-age=31536000; includeSubDomains"
+    opted = run_production(HSTS, SECURE_HSTS_PRELOAD="true")
+    assert opted["hsts"] == "max-age=31536000; includeSubDomains; preload"
+    assert run_production(HSTS, SECURE_HSTS_INCLUDE_SUBDOMAINS="false")["hsts"] == (
+        "max-age=31536000"
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "refusal"),
+    [
+        ({"TRUSTED_PROXIES": "-1"}, "TRUSTED_PROXIES must be 0 or more"),
+        (
+            {"SECURE_HSTS_PRELOAD": "true", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "false"},
+            "SECURE_HSTS_PRELOAD needs SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        ),
+        ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "CACHE_URL must be a redis:// address"),
+    ],
+)
+def test_production_refuses_settings_that_do_not_hold(env, refusal):
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=production(**env),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert refusal in result.stderr
+
+
+LIMITS_CACHE = """
+import django
+from django.conf import settings
+
+django.setup()
+limits = settings.CACHES["limits"]
+print("limits", limits["BACKEND"], limits["LOCATION"])
+"""
+
+
+def test_the_counters_go_to_the_database_or_to_a_cache_url():
+    said = run_production(LIMITS_CACHE)
+    assert said["limits"] == "django.core.cache.backends.db.DatabaseCache limits_cache"
+    said = run_production(LIMITS_CACHE, CACHE_URL="redis://127.0.0.1:6379/1")
+    assert said["limits"] == "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/1"
 
 
 def test_production_refuses_the_development_secret_key():
@@ -137,94 +356,6 @@ def test_production_refuses_the_development_secret_key():
     )
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
-
-
-# Rate limits --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def limits(settings):
-    settings.RATE_LIMITS = {"login": "3/minute", "guest": "3/hour"}
-    cache.clear()
-    yield settings.RATE_LIMITS
-    cache.clear()
-
-
-def test_guest_accounts_through_the_api_are_limited_per_address(api_as, db, limits):
-    client = api_as()
-    for name in ("Ana", "Rui", "Zé"):
-        assert client.post("/api/auth/guest/", {"name": name}, format="json").status_code == 201
-    refused = client.post("/api/auth/guest/", {"name": "Maria"}, format="json")
-    assert refused.status_code == 429
-    assert refused.json()["detail"].startswith("Too many attempts from your address: try again in")
-    assert int(refused["Retry-After"]) > 0
-    assert not User.objects.filter(display_name="Maria").exists()
-    elsewhere = client.post(
-        "/api/auth/guest/", {"name": "Maria"}, format="json", REMOTE_ADDR="10.0.0.9"
-    )
-    assert elsewhere.status_code == 201
-
-
-def test_log_in_through_the_api_is_limited_even_with_the_right_password(api_as, ana, limits):
-    client = api_as()
-    wrong = {"username": "ana", "password": "guess"}
-    for _ in range(3):
-        assert client.post("/api/auth/token/", wrong, format="json").status_code == 400
-    right = {"username": "ana", "password": "sueca-na-mesa-42"}
-    refused = client.post("/api/auth/token/", right, format="json")
-    assert refused.status_code == 429
-    assert "Too many attempts" in refused.json()["detail"]
-    assert "token" not in refused.json()
-
-
-def test_log_in_page_is_limited_with_a_message(client, ana, limits):
-    wrong = {"username": "ana", "password": "guess"}
-    for _ in range(3):
-        assert client.post("/accounts/login/", wrong).status_code == 400  # the form again
-    refused = client.post("/accounts/login/", {"username": "ana", "password": "sueca-na-mesa-42"})
-    assert refused.status_code == 429
-    assert "Too many attempts from your address" in text(refused)
-    assert "_auth_user_id" not in client.session
-    assert client.get("/accounts/login/").status_code == 200  # reading the form is free
-
-
-def test_guest_page_is_limited_with_a_message_also_for_htmx(client, db, limits):
-    for name in ("Ana", "Rui", "Zé"):
-        assert client.post("/guest/", {"name": name}).status_code == 302
-    refused = client.post("/guest/", {"name": "Maria"}, **HTMX)
-    assert refused.status_code == 429
-    assert "Too many attempts from your address" in text(refused)
-    assert User.objects.count() == 3
-
-
-def test_the_pages_and_the_api_share_one_count(client, api_as, db, limits):
-    assert client.post("/guest/", {"name": "Ana"}).status_code == 302
-    assert api_as().post("/api/auth/guest/", {"name": "Rui"}, format="json").status_code == 201
-    assert browser().post("/accounts/signup/", {}).status_code == 400  # refused, yet counted
-    assert api_as().post("/api/auth/guest/", {"name": "Zé"}, format="json").status_code == 429
-
-
-def test_joining_as_a_newcomer_counts_as_a_guest_account(client, match, limits):
-    match.seats.filter(position="b2").update(user=None)
-    for name in ("Ana", "Rui", "Zé"):
-        made = client.post("/api/auth/guest/", {"name": name}, content_type="application/json")
-        assert made.status_code == 201
-    refused = client.post(f"/join/{match.join_token}/", {"seat": "b2", "name": "Maria"})
-    assert refused.status_code == 429
-    assert match.seats.get(position="b2").user is None
-
-
-def test_signed_in_players_joining_are_not_counted(match, olga, limits):
-    match.seats.filter(position="b2").update(user=None)
-    for _ in range(3):
-        browser().post("/guest/", {"name": "Tó"})
-    joined = browser(olga).post(f"/join/{match.join_token}/", {"seat": "b2"})
-    assert joined.status_code == 302
-    assert match.seats.get(position="b2").user == olga
-
-
-def test_limits_are_off_in_the_rest_of_the_suite(settings):
-    assert settings.RATE_LIMITS == {}
 
 
 # An outsider learns nothing ----------------------------------------------------------

@@ -1,0 +1,257 @@
+"""Limits on log-ins and guest accounts that hold: per client address, whatever the
+client writes in its headers, one count for the pages, the API and the admin, and
+one count for every worker of every instance (the counters live in the database)."""
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.urls import reverse
+from rest_framework.settings import api_settings
+
+from matches.models import User
+
+from .pages import HTMX, browser, text
+from .servers import Gunicorn, database_url, request
+
+WRONG = {"username": "ana", "password": "guess"}
+RIGHT = {"username": "ana", "password": "sueca-na-mesa-42"}
+
+
+@pytest.fixture
+def limits(settings):
+    settings.RATE_LIMITS = {"login": "3/minute", "guest": "3/hour"}
+    caches["limits"].clear()
+    yield settings.RATE_LIMITS
+    caches["limits"].clear()
+
+
+def spoofed(attempt):
+    """A new X-Forwarded-For for each attempt, as a client rotating it would send."""
+    return {"HTTP_X_FORWARDED_FOR": f"198.51.100.{attempt}"}
+
+
+# Counted per address ------------------------------------------------------------------
+
+
+def test_guest_accounts_through_the_api_are_limited_per_address(api_as, db, limits):
+    client = api_as()
+    for name in ("Ana", "Rui", "Zé"):
+        assert client.post("/api/auth/guest/", {"name": name}, format="json").status_code == 201
+    refused = client.post("/api/auth/guest/", {"name": "Maria"}, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("Too many attempts from your address: try again in")
+    assert int(refused["Retry-After"]) > 0
+    assert not User.objects.filter(display_name="Maria").exists()
+    elsewhere = client.post(
+        "/api/auth/guest/", {"name": "Maria"}, format="json", REMOTE_ADDR="10.0.0.9"
+    )
+    assert elsewhere.status_code == 201
+
+
+def test_log_in_through_the_api_is_limited_even_with_the_right_password(api_as, ana, limits):
+    client = api_as()
+    for _ in range(3):
+        assert client.post("/api/auth/token/", WRONG, format="json").status_code == 400
+    refused = client.post("/api/auth/token/", RIGHT, format="json")
+    assert refused.status_code == 429
+    assert "Too many attempts" in refused.json()["detail"]
+    assert "token" not in refused.json()
+
+
+def test_log_in_page_is_limited_with_a_message(client, ana, limits):
+    for _ in range(3):
+        assert client.post("/accounts/login/", WRONG).status_code == 400  # the form again
+    refused = client.post("/accounts/login/", RIGHT)
+    assert refused.status_code == 429
+    assert "Too many attempts from your address" in text(refused)
+    assert "_auth_user_id" not in client.session
+    assert client.get("/accounts/login/").status_code == 200  # reading the form is free
+
+
+def test_guest_page_is_limited_with_a_message_also_for_htmx(client, db, limits):
+    for name in ("Ana", "Rui", "Zé"):
+        assert client.post("/guest/", {"name": name}).status_code == 302
+    refused = client.post("/guest/", {"name": "Maria"}, **HTMX)
+    assert refused.status_code == 429
+    assert "Too many attempts from your address" in text(refused)
+    assert User.objects.count() == 3
+
+
+def test_the_pages_and_the_api_share_one_count(client, api_as, db, limits):
+    assert client.post("/guest/", {"name": "Ana"}).status_code == 302
+    assert api_as().post("/api/auth/guest/", {"name": "Rui"}, format="json").status_code == 201
+    assert browser().post("/accounts/signup/", {}).status_code == 400  # refused, yet counted
+    assert api_as().post("/api/auth/guest/", {"name": "Zé"}, format="json").status_code == 429
+
+
+def test_joining_as_a_newcomer_counts_as_a_guest_account(client, match, limits):
+    match.seats.filter(position="b2").update(user=None)
+    for name in ("Ana", "Rui", "Zé"):
+        made = client.post("/api/auth/guest/", {"name": name}, content_type="application/json")
+        assert made.status_code == 201
+    refused = client.post(f"/join/{match.join_token}/", {"seat": "b2", "name": "Maria"})
+    assert refused.status_code == 429
+    assert match.seats.get(position="b2").user is None
+
+
+def test_signed_in_players_joining_are_not_counted(match, olga, limits):
+    match.seats.filter(position="b2").update(user=None)
+    for _ in range(3):
+        browser().post("/guest/", {"name": "Tó"})
+    joined = browser(olga).post(f"/join/{match.join_token}/", {"seat": "b2"})
+    assert joined.status_code == 302
+    assert match.seats.get(position="b2").user == olga
+
+
+def test_limits_are_off_in_the_rest_of_the_suite(settings):
+    assert settings.RATE_LIMITS == {}
+
+
+# Whatever the client writes -----------------------------------------------------------
+
+
+def test_no_proxy_is_trusted_by_default(settings):
+    assert settings.TRUSTED_PROXIES == 0
+    assert api_settings.NUM_PROXIES == 0
+
+
+def test_a_new_x_forwarded_for_each_time_does_not_pass_the_log_in_page(client, ana, limits):
+    for attempt in range(3):
+        assert client.post("/accounts/login/", WRONG, **spoofed(attempt)).status_code == 400
+    refused = client.post("/accounts/login/", RIGHT, **spoofed(3))
+    assert refused.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_new_x_forwarded_for_each_time_does_not_pass_the_api_log_in(api_as, ana, limits):
+    client = api_as()
+    for attempt in range(3):
+        wrong = client.post("/api/auth/token/", WRONG, format="json", **spoofed(attempt))
+        assert wrong.status_code == 400
+    refused = client.post("/api/auth/token/", RIGHT, format="json", **spoofed(3))
+    assert refused.status_code == 429
+    assert "token" not in refused.json()
+
+
+def test_a_new_x_forwarded_for_each_time_makes_no_more_guests(client, api_as, db, limits):
+    assert client.post("/guest/", {"name": "Ana"}, **spoofed(0)).status_code == 302
+    made = api_as().post("/api/auth/guest/", {"name": "Rui"}, format="json", **spoofed(1))
+    assert made.status_code == 201
+    assert client.post("/guest/", {"name": "Zé"}, **spoofed(2)).status_code == 302
+    refused = api_as().post("/api/auth/guest/", {"name": "Maria"}, format="json", **spoofed(3))
+    assert refused.status_code == 429
+    assert client.post("/guest/", {"name": "Maria"}, **spoofed(4)).status_code == 429
+    assert User.objects.count() == 3
+
+
+def test_unset_num_proxies_still_trusts_no_header(settings, api_as, ana, limits):
+    """DRF alone would take the whole X-Forwarded-For when NUM_PROXIES is None."""
+    settings.REST_FRAMEWORK = {
+        key: value for key, value in settings.REST_FRAMEWORK.items() if key != "NUM_PROXIES"
+    }
+    assert api_settings.NUM_PROXIES is None
+    client = api_as()
+    for attempt in range(3):
+        client.post("/api/auth/token/", WRONG, format="json", **spoofed(attempt))
+    refused = client.post("/api/auth/token/", RIGHT, format="json", **spoofed(3))
+    assert refused.status_code == 429
+
+
+def test_behind_one_proxy_the_address_it_saw_counts(settings, api_as, ana, limits):
+    """The proxy appends the address it saw; whatever the client wrote before it is
+    the client's word, and a new one each time changes nothing."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    client = api_as()
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+
+    def via_proxy(attempt, seen="203.0.113.7"):
+        return {**proxy, "HTTP_X_FORWARDED_FOR": f"198.51.100.{attempt}, {seen}"}
+
+    for attempt in range(3):
+        wrong = client.post("/api/auth/token/", WRONG, format="json", **via_proxy(attempt))
+        assert wrong.status_code == 400
+    assert client.post("/api/auth/token/", RIGHT, format="json", **via_proxy(3)).status_code == 429
+    # Another player behind the same proxy is another address.
+    other = client.post("/api/auth/token/", RIGHT, format="json", **via_proxy(4, "203.0.113.8"))
+    assert other.status_code == 200
+
+
+# The admin's log-in ------------------------------------------------------------------
+
+
+@pytest.fixture
+def staff(ana):
+    ana.is_staff = ana.is_superuser = True
+    ana.save(update_fields=["is_staff", "is_superuser"])
+    return ana
+
+
+def test_the_admin_log_in_is_limited_even_with_the_right_password(client, staff, limits):
+    url = reverse("admin:login")
+    assert url == "/admin/login/"
+    for _ in range(3):
+        wrong = client.post(url, {**WRONG, "next": "/admin/"})
+        assert wrong.status_code == 200  # the admin's form again
+        assert "_auth_user_id" not in client.session
+    refused = client.post(url, {**RIGHT, "next": "/admin/"})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert "Too many attempts from your address" in text(refused)
+    assert "_auth_user_id" not in client.session
+    assert client.get(url).status_code == 200  # reading the form is free
+
+
+def test_the_admin_and_the_site_share_one_log_in_count(client, staff, api_as, limits):
+    assert client.post("/accounts/login/", WRONG).status_code == 400
+    assert api_as().post("/api/auth/token/", WRONG, format="json").status_code == 400
+    assert client.post("/admin/login/", WRONG, **spoofed(1)).status_code == 200
+    assert client.post("/admin/login/", RIGHT, **spoofed(2)).status_code == 429
+
+
+def test_the_admin_still_logs_staff_in_under_the_limit(client, staff, limits):
+    response = client.post("/admin/login/", {**RIGHT, "next": "/admin/"})
+    assert response.status_code == 302
+    assert client.get("/admin/").status_code == 200
+
+
+# One count for every process ---------------------------------------------------------
+
+
+def test_the_counters_live_in_the_database(settings, api_as, ana, limits):
+    """The default counters are rows of the database's cache table, which migrate
+    made: the same rows for every worker of every instance."""
+    table = connection.ops.quote_name(settings.CACHES["limits"]["LOCATION"])
+    api_as().post("/api/auth/token/", WRONG, format="json")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT cache_key FROM {table}")
+        keys = [key for (key,) in cursor.fetchall()]
+    assert any("throttle_login_127.0.0.1" in key for key in keys), keys
+
+
+@pytest.fixture
+def shared_database(transactional_db):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: gunicorn cannot share the suite's SQLite in memory")
+    caches["limits"].clear()
+    yield database_url(connection.settings_dict)
+    caches["limits"].clear()  # the servers' counters are committed rows
+
+
+def test_two_instances_of_two_workers_share_one_count(shared_database, ana):
+    """10/minute let 17 to 20 wrong passwords through 2 instances × 2 workers when each
+    process kept its own counters. Attempts alternate between the two instances."""
+    env = {"RATE_LIMIT_LOGIN": "3/minute"}
+    servers = [Gunicorn(shared_database, workers=2, threads=1, env=env) for _ in range(2)]
+    try:
+        for server in servers:
+            server.wait_ready()
+        answers = [
+            request(servers[attempt % 2].port, "POST", "/api/auth/token/", WRONG)[0]
+            for attempt in range(8)
+        ]
+        right = request(servers[0].port, "POST", "/api/auth/token/", RIGHT)
+    finally:
+        for server in servers:
+            server.stop()
+    assert answers == [400] * 3 + [429] * 5
+    assert right[0] == 429
