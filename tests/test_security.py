@@ -175,7 +175,12 @@ def test_static_files_keep_their_own_caching_for_a_signed_in_browser():
         "DATABASE_URL": "sqlite://:memory:",
     }
     result = subprocess.run(
-        [sys.executable, "-c", STATIC], env=env, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-c", STATIC],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     status, cache_control = result.stdout.split(" ", 2)[1:]
