@@ -231,7 +231,7 @@ def test_an_entry_and_end_match_without_javascript(phone, live_server, match, ru
     expect(page.get_by_role("heading", name="Deal 2")).to_be_visible()
 
     page.get_by_role("button", name="End match").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+/end/\??$"))
+    expect(page).to_have_url(re.compile(r"/matches/\d+/end/\?version=\d+$"))  # the sheet it saw
     expect(page.get_by_text("End this match now?")).to_be_visible()
     page.get_by_role("button", name="Yes, end the match").click()
     expect(page).to_have_url(SHEET_URL)
