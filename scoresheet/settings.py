@@ -129,6 +129,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two phones writing at once take turns instead of failing "database is locked":
+    # every transaction takes the write lock as it begins (a deferred one that has read
+    # cannot wait for it), a writer waits up to 20 s for its turn, and readers never
+    # hold a writer up (WAL, which stays set in the file).
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The rate limits' counters (matches/limits.py) must be the same for every worker of

@@ -1,5 +1,5 @@
-"""Real servers for the tests that need them: gunicorn on 127.0.0.1, and a
-PostgreSQL cluster of the test's own that it may restart.
+"""Real servers for the tests that need them: gunicorn or runserver on 127.0.0.1,
+a fresh SQLite file, and a PostgreSQL cluster of the test's own that it may restart.
 
 Everything started here is stopped by the code that started it, and every
 wait is bounded.
@@ -54,35 +54,53 @@ def production_env(database, **extra):
     }
 
 
-class Gunicorn:
-    """One gunicorn instance on a free port; ``stop()`` ends it and its workers."""
+def development_env(database, **extra):
+    """The environment of ``bin/run``: the development settings (DEBUG on)."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "LANG": "C.UTF-8",
+        "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "DATABASE_URL": database,
+        **extra,
+    }
 
-    def __init__(self, database, *, workers=2, threads=4, env=None):
+
+def sqlite_database(folder):
+    """A fresh SQLite file in ``folder``, migrated as ``bin/run`` does: its DATABASE_URL."""
+    url = f"sqlite:///{Path(folder).resolve() / 'db.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=development_env(url),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return url
+
+
+class Server:
+    """A server process on a free port of 127.0.0.1; ``stop()`` ends it (and its workers)."""
+
+    name = "server"
+
+    def __init__(self, command, env):
         self.port = free_port()
-        log, self.log = tempfile.mkstemp(prefix="gunicorn-", suffix=".log")
-        command = [
-            sys.executable, "-m", "gunicorn", "scoresheet.wsgi",
-            "--bind", f"127.0.0.1:{self.port}",
-            "--workers", str(workers),
-            "--threads", str(threads),
-            "--worker-class", "gthread" if threads > 1 else "sync",
-            "--timeout", "30",
-            "--graceful-timeout", "2",
-        ]  # fmt: skip
+        log, self.log = tempfile.mkstemp(prefix=f"{self.name}-", suffix=".log")
         self.process = subprocess.Popen(
-            command,
+            [arg.format(port=self.port) for arg in command],
             cwd=ROOT,
-            env=production_env(database, **(env or {})),
+            env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        os.close(log)  # gunicorn has its own copy
+        os.close(log)  # the server has its own copy
 
     def wait_ready(self, timeout=30):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn stopped:\n{self.output()}")
+                raise RuntimeError(f"{self.name} stopped:\n{self.output()}")
             try:
                 status, _body = request(self.port, "GET", "/api/calculator/", timeout=2)
                 if status == 405:
@@ -90,7 +108,7 @@ class Gunicorn:
             except OSError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError(f"gunicorn did not answer in {timeout}s:\n{self.output()}")
+        raise RuntimeError(f"{self.name} did not answer in {timeout}s:\n{self.output()}")
 
     def output(self):
         return Path(self.log).read_text(errors="replace")[-4000:]
@@ -104,6 +122,35 @@ class Gunicorn:
                 self.process.kill()
                 self.process.wait(timeout=10)
         os.unlink(self.log)
+
+
+class Gunicorn(Server):
+    """One gunicorn instance with the production settings."""
+
+    name = "gunicorn"
+
+    def __init__(self, database, *, workers=2, threads=4, env=None):
+        command = [
+            sys.executable, "-m", "gunicorn", "scoresheet.wsgi",
+            "--bind", "127.0.0.1:{port}",
+            "--workers", str(workers),
+            "--threads", str(threads),
+            "--worker-class", "gthread" if threads > 1 else "sync",
+            "--timeout", "30",
+            "--graceful-timeout", "2",
+        ]  # fmt: skip
+        super().__init__(command, production_env(database, **(env or {})))
+
+
+class Runserver(Server):
+    """``manage.py runserver`` as ``bin/run`` starts it (development settings, a thread
+    per request), without the autoreloader's second process."""
+
+    name = "runserver"
+
+    def __init__(self, database, *, env=None):
+        command = [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}", "--noreload"]
+        super().__init__(command, development_env(database, **(env or {})))
 
 
 def request(port, method, path, body=None, token=None, timeout=10, headers=None):
