@@ -7,6 +7,7 @@ the same message the page shows.
 """
 
 from dataclasses import asdict
+from itertools import islice
 
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch
@@ -37,7 +38,41 @@ from .sheet import read
 
 
 def exception_handler(exc, context):
-    """Every refusal as ``{"detail": sentence}``; field errors keep their messages too."""
+    """Every refusal as ``{"detail": sentence}``; field errors keep their messages too.
+
+    Anything else (a database outage, say) is left to Django's middleware, as DRF's
+    own handler leaves it: ``outage`` answers an outage with a 503."""
+    response = _refusal(exc, context)
+    if response is not None:
+        # Field errors follow the body's shape: a body of a million fields would get
+        # a million messages back, so only the first few of each are kept.
+        most = MOST_ERRORS if isinstance(exc, exceptions.ValidationError) else None
+        response.data = _echoable(response.data, most)
+    return response
+
+
+# A message may echo what the client sent (DRF's '"x" is not a valid choice.'): at
+# most this many characters of it, so a megabyte sent is not a megabyte answered.
+LONGEST_MESSAGE = 300
+MOST_ERRORS = 10
+
+
+def _echoable(data, most=None):
+    """The answer with every text cut short, any lone surrogate (which JSON can carry
+    and the renderer cannot encode) replaced, and with ``most`` entries a level."""
+    if isinstance(data, str):
+        if len(data) > LONGEST_MESSAGE:
+            data = data[: LONGEST_MESSAGE - 1] + "…"
+        return data.encode("utf-8", "replace").decode()
+    if isinstance(data, dict):
+        kept = islice(data.items(), most)
+        return {_echoable(key): _echoable(value, most) for key, value in kept}
+    if isinstance(data, list):
+        return [_echoable(value, most) for value in data[:most]]
+    return data
+
+
+def _refusal(exc, context):
     if isinstance(exc, rules.Refusal):
         return Response({"detail": explain(exc)}, status=exc.status)
     response = drf_exception_handler(exc, context)

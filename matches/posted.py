@@ -12,17 +12,36 @@ from django.utils.translation import gettext as _
 # Sent with every form: the CSRF token, and where to go back to.
 ALWAYS = frozenset({"csrfmiddlewaretoken", "next"})
 
+# A refusal names at most this many of the client's field names, each cut to WIDTH
+# characters: a body of a million unknown fields gets a short answer, not a longer one.
+SHOWN, WIDTH = 3, 40
+
+
+def listed(names):
+    """Field names a client sent, for a message: "a, b, c and 7 others".
+
+    Each name is cut short, an empty one shows as "", and a lone surrogate (which
+    JSON can carry and no response can encode) as "?"."""
+    names = sorted(set(names))
+    shown = ", ".join(
+        name[:WIDTH].encode("utf-8", "replace").decode() or '""' for name in names[:SHOWN]
+    )
+    if len(names) > SHOWN:
+        return _("%(names)s and %(count)s others") % {"names": shown, "count": len(names) - SHOWN}
+    return shown
+
 
 def problem(post, files, allowed):
     """Why this POST is not one our form sends, or None."""
-    unknown = sorted(name[:40] or '""' for name in post if name not in allowed)
+    unknown = [name for name in post if name not in allowed]
     if unknown or files:
-        names = ", ".join(unknown or sorted(name[:40] for name in files))
-        return _("This form has no field %(names)s, so nothing was done.") % {"names": names}
-    twice = sorted(name[:40] for name, values in post.lists() if len(values) > 1)
+        return _("This form has no field %(names)s, so nothing was done.") % {
+            "names": listed(unknown or files)
+        }
+    twice = [name for name, values in post.lists() if len(values) > 1]
     if twice:
         return _("This form gives %(names)s more than once, so nothing was done.") % {
-            "names": ", ".join(twice)
+            "names": listed(twice)
         }
     return None
 

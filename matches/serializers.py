@@ -26,6 +26,7 @@ from .models import (
     clean_seat_name,
     explain,
 )
+from .posted import listed
 
 # The largest id a bigint column holds: bigger ones can name nothing.
 MAX_ID = 2**63 - 1
@@ -61,12 +62,12 @@ class Body(serializers.Serializer):
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
-            unknown = sorted(str(key)[:40] or '""' for key in set(data) - set(self.fields))
+            unknown = [str(key) for key in set(data) - set(self.fields)]
             if unknown:
                 raise serializers.ValidationError(
                     {
                         api_settings.NON_FIELD_ERRORS_KEY: [
-                            _("There is no field %(names)s here.") % {"names": ", ".join(unknown)}
+                            _("There is no field %(names)s here.") % {"names": listed(unknown)}
                         ]
                     }
                 )

@@ -37,15 +37,16 @@ class Raw(str):
 NUMBERS = [
     -1, -(10**30), 10**30, 2**63, 2**64 + 1, Raw("1e309"), Raw("-1e309"), Raw("NaN"),
     Raw("Infinity"), 1.5, "1.5", "abc", "", " ", "1e3", "0x10", "１２３４５", "½", "三",
-    LONG, "9" * 5000, "1\x00", [], [1], {}, {"value": 1}, None, True, False,
+    LONG, "9" * 5000, "1\x00", [], [1], {}, {"value": 1}, None, True, False, Raw('"\\ud800"'),
 ]  # fmt: skip
 # Where a number has a default, null asks for it (a note's deal): the rest still apply.
 NUMBERS_OR_NULL = [value for value in NUMBERS if value is not None]
-CHOICES = ["c", "", " ", "A", "a ", "ａ", LONG, "a\x00", 1, 0, [], ["a"], {}, None, True, 1.5]
+CHOICES = ["c", "", " ", "A", "a ", "ａ", LONG, "a\x00", 1, 0, [], ["a"], {}, None, True, 1.5,
+           Raw('"\\ud800"'), Raw('"a\\udfff"'), ["\ud800"], {"\ud800": "a1"}]  # fmt: skip
 CHOICES_OR_NULL = [value for value in CHOICES if value is not None]
 TEXTS = [LONG, "\x00", "Ana\x00", Raw('"\\ud800"'), [], ["Ana"], {}, {"x": 1}, None, True]
-BOOLS = ["maybe", 2, -1, 1.5, LONG, [], {}, None, "\x00", Raw("NaN")]
-OBJECTS = ["x", 1, [], ["a1"], True, LONG]
+BOOLS = ["maybe", 2, -1, 1.5, LONG, [], {}, None, "\x00", Raw("NaN"), Raw('"\\ud800"')]
+OBJECTS = ["x", 1, [], ["a1"], True, LONG, {"\ud800": "x"}, {"a1": "\ud800"}]
 BODIES = [Raw("[]"), Raw('"text"'), Raw("1"), Raw("null"), Raw("{"), Raw('{"a": }'),
           Raw("[" * 100_000 + "]" * 100_000), Raw("\x00"), Raw('{"x": 1e999999}')]  # fmt: skip
 
@@ -292,9 +293,24 @@ def test_missing_and_extra_fields_are_refused(world, name):
     for field in required:
         response = send(client, method, path, spoil(body, field, MISSING))
         refusals.check_api(f"{name} without {field}", response, before)
-    for extra in ({"games_a": 4}, {"host": "olga"}, {"": 1}, {"x" * 1000: "y"}):
+    for extra in ({"games_a": 4}, {"host": "olga"}, {"": 1}, {"x" * 1000: "y"}, {"\ud800": 1}):
         response = send(client, method, path, {**body, **extra})
         refusals.check_api(f"{name} with {extra!r:.40}", response, before)
+    refusals.assert_none()
+
+
+@pytest.mark.parametrize("name", list(API))
+def test_a_field_given_twice_is_refused(world, name):
+    """As the pages refuse a field posted twice: the JSON object holds it once only."""
+    who, method, path, body, _fields, _required = API[name]
+    client, path, body = api_client(world, who), fill(path, world), fill_body(body, world)
+    before = snapshot()
+    refusals = Refusals()
+    for field in body:
+        text = encode(body)
+        twice = f"{text[:-1]}, {json.dumps(field)}: {json.dumps(body[field])}}}"
+        response = getattr(client, method)(path, twice, content_type="application/json")
+        refusals.check_api(f"{name} with {field} twice", response, before)
     refusals.assert_none()
 
 

@@ -1,0 +1,201 @@
+"""What a client sends that Python's JSON reads but the API must refuse: a lone
+surrogate, a key given twice; and answers that stay short whatever was sent.
+
+Each is a 400 with a short message, never a 500, and changes nothing.
+"""
+
+import json
+
+import pytest
+from django.test import Client
+
+from matches.models import Match
+from tests.conftest import SEAT_NAMES
+
+from .pages import HTMX
+from .test_hostile_input import snapshot
+
+pytestmark = pytest.mark.django_db
+
+# JSON text for a lone surrogate: valid JSON, but no text (nor any answer echoing it).
+LONE = "\\ud800"
+UNENCODABLE = "The JSON body holds text that is not valid Unicode (a lone surrogate escape)."
+CARDS = '{"aces": 3, "sevens": 2, "kings": 1, "jacks": 2, "queens": 1}'
+SEATS = json.dumps(SEAT_NAMES)
+
+
+@pytest.fixture
+def open_match(ana):
+    """Ana's match with a free seat on each side."""
+    return Match.objects.start(ana, SEAT_NAMES, host_seat="a1")
+
+
+def post(client, path, text):
+    return client.post(path, text, content_type="application/json")
+
+
+# (who, path, JSON text with the lone surrogate somewhere)
+SURROGATES = {
+    "calculator key": (None, "/api/calculator/", f'{{"{LONE}": 1}}'),
+    "calculator key beside points": (None, "/api/calculator/", f'{{"points": 65, "{LONE}": 1}}'),
+    "calculator points": (None, "/api/calculator/", f'{{"points": "{LONE}"}}'),
+    "calculator every_trick": (
+        None, "/api/calculator/", f'{{"points": 120, "every_trick": "{LONE}"}}',
+    ),
+    "calculator card name": (None, "/api/calculator/", f'{{"cards": {{"{LONE}": 1}}}}'),
+    "calculator card count": (None, "/api/calculator/", f'{{"cards": {{"aces": "{LONE}"}}}}'),
+    "calculator in a list": (None, "/api/calculator/", f'{{"points": ["{LONE}"]}}'),
+    "calculator low half": (None, "/api/calculator/", '{"\\udfff": 1}'),
+    "calculator body is the string": (None, "/api/calculator/", f'"{LONE}"'),
+    "token key": (None, "/api/auth/token/", f'{{"{LONE}": 1}}'),
+    "token username": (None, "/api/auth/token/", f'{{"username": "{LONE}", "password": "x"}}'),
+    "token password": (None, "/api/auth/token/", f'{{"username": "ana", "password": "{LONE}"}}'),
+    "guest name": (None, "/api/auth/guest/", f'{{"name": "Ana{LONE}"}}'),
+    "guest key": (None, "/api/auth/guest/", f'{{"name": "Ana", "{LONE}": 1}}'),
+    "start host_seat": ("ana", "/api/matches/", f'{{"seats": {SEATS}, "host_seat": "{LONE}"}}'),
+    "start direction": ("ana", "/api/matches/", f'{{"seats": {SEATS}, "direction": "{LONE}"}}'),
+    "start first_dealer": (
+        "ana", "/api/matches/", f'{{"seats": {SEATS}, "first_dealer": "{LONE}"}}',
+    ),
+    "start seat name": (
+        "ana", "/api/matches/",
+        f'{{"seats": {{"a1": "{LONE}", "a2": "Rui", "b1": "Zé", "b2": "Maria"}}}}',
+    ),
+    "start seat key": ("ana", "/api/matches/", f'{{"seats": {{"{LONE}": "Ana"}}}}'),
+    "entry side": (
+        "ana", "/api/matches/{match}/entries/", f'{{"deal": 1, "side": "{LONE}", "games": 1}}',
+    ),
+    "entry key": (
+        "ana", "/api/matches/{match}/entries/",
+        f'{{"deal": 1, "side": "a", "games": 1, "{LONE}": 1}}',
+    ),
+    "note side": ("ana", "/api/matches/{match}/notes/", f'{{"side": "{LONE}", "text": "Zé"}}'),
+    "note text": ("ana", "/api/matches/{match}/notes/", f'{{"side": "b", "text": "{LONE}"}}'),
+    "join token": (
+        "olga", "/api/matches/{open}/join/", f'{{"token": "{LONE}", "seat": "b2"}}',
+    ),
+    "join seat": (
+        "olga", "/api/matches/{open}/join/", f'{{"token": "{{token}}", "seat": "{LONE}"}}',
+    ),
+    "rematch seat": (
+        "ana", "/api/matches/{match}/rematch/", f'{{"seats": {{"a1": "{LONE}"}}}}',
+    ),
+    "undo key": ("ana", "/api/matches/{match}/undo/", f'{{"{LONE}": 1}}'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(SURROGATES))
+def test_a_lone_surrogate_anywhere_in_the_body_is_refused(api_as, match, open_match, olga, case):
+    who, path, text = SURROGATES[case]
+    people = {"ana": match.host, "olga": olga}
+    client = api_as(people.get(who))
+    path = path.format(match=match.pk, open=open_match.pk)
+    text = text.replace("{token}", open_match.join_token)
+    before = snapshot()
+    response = post(client, path, text)
+    assert response.status_code == 400, response.content[:300]
+    assert response.json() == {"detail": UNENCODABLE}
+    assert snapshot() == before
+
+
+def test_a_surrogate_pair_is_a_character_like_any_other(api_as):
+    """The check refuses half a pair, not the characters beyond the first 65,536."""
+    response = post(api_as(), "/api/auth/guest/", '{"name": "T\\u00f3 \\ud83c\\udccf"}')
+    assert response.status_code == 201, response.content
+    assert response.json()["user"]["name"] == "Tó 🃏"
+
+
+# Keys given twice ----------------------------------------------------------------------
+
+
+# (who, path, JSON text with a key given twice, the names the message gives)
+TWICE = {
+    "points": (None, "/api/calculator/", '{"points": 1, "points": 65}', "points"),
+    "points, same value": (None, "/api/calculator/", '{"points": 65, "points": 65}', "points"),
+    "a card": (None, "/api/calculator/", f'{{"cards": {CARDS[:-1]}, "aces": 0}}}}', "aces"),
+    "guest name": (None, "/api/auth/guest/", '{"name": "Tó", "name": "Ana"}', "name"),
+    "log in as another": (
+        None, "/api/auth/token/", '{"username": "olga", "password": "x", "username": "ana", '
+        '"password": "sueca-na-mesa-42"}', "password, username",
+    ),
+    "entry": (
+        "ana", "/api/matches/{match}/entries/",
+        '{"deal": 1, "side": "b", "side": "a", "games": 1, "games": 0}', "games, side",
+    ),
+    "undo": ("ana", "/api/matches/{match}/undo/", '{"x": 1, "x": 1}', "x"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(TWICE))
+def test_a_key_given_twice_is_refused(api_as, match, case):
+    who, path, text, names = TWICE[case]
+    client = api_as(match.host if who else None)
+    before = snapshot()
+    response = post(client, path.format(match=match.pk), text)
+    assert response.status_code == 400, response.content[:300]
+    assert response.json() == {
+        "detail": f"The JSON body gives {names} more than once, so nothing was done."
+    }
+    assert snapshot() == before
+
+
+def test_many_keys_given_twice_are_named_in_a_short_message(api_as):
+    pairs = ", ".join(f'"k{i:05}": 1, "k{i:05}": 2' for i in range(20_000))
+    response = post(api_as(), "/api/calculator/", f"{{{pairs}}}")
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "The JSON body gives k00000, k00001, k00002 and 19997 others more than once, "
+        "so nothing was done."
+    }
+
+
+# Answers stay short ----------------------------------------------------------------------
+
+
+def test_a_megabyte_of_unknown_fields_gets_a_short_answer(api_as):
+    body = {"points": 65, **{f"field-{i:06}": 1 for i in range(70_000)}}
+    text = json.dumps(body)
+    assert len(text) > 1_000_000
+    response = post(api_as(), "/api/calculator/", text)
+    assert response.status_code == 400
+    assert len(response.content) < 500, len(response.content)
+    assert response.json()["detail"] == (
+        "There is no field field-000000, field-000001, field-000002 and 69997 others here."
+    )
+
+
+def test_a_long_unknown_field_is_named_by_its_first_forty_characters(api_as):
+    response = post(api_as(), "/api/calculator/", json.dumps({"points": 65, "y" * 500_000: 1}))
+    assert response.status_code == 400
+    assert response.json()["detail"] == f"There is no field {'y' * 40} here."
+
+
+def test_a_megabyte_in_a_choice_gets_a_short_answer(api_as, match):
+    """DRF's own messages echo the value ('"x…" is not a valid choice.'): cut short."""
+    body = {"seats": {"a1": "a1", "a2": "x" * 1_000_000, "b1": "b1", "b2": "b2"}}
+    response = post(api_as(match.host), f"/api/matches/{match.pk}/rematch/", json.dumps(body))
+    assert response.status_code == 400
+    assert len(response.content) < 1_000, len(response.content)
+    assert response.json()["detail"].startswith('seats.a2: "xxx')
+
+
+def test_a_field_with_a_hundred_thousand_bad_entries_gets_a_short_answer(api_as, match):
+    seats = {f"k{i}": "zz" for i in range(100_000)}
+    response = post(
+        api_as(match.host), f"/api/matches/{match.pk}/rematch/", json.dumps({"seats": seats})
+    )
+    assert response.status_code == 400
+    assert len(response.content) < 2_000, len(response.content)
+    assert response.json()["detail"]
+
+
+def test_a_page_posting_many_unknown_fields_gets_a_short_message(ana, match):
+    client = Client()
+    client.force_login(ana)
+    body = {"deal": "2", "side": "a", "games": "1"}
+    body.update({f"{i:03}{'z' * 900}": "1" for i in range(900)})  # under Django's 1,000 fields
+    response = client.post(f"/matches/{match.pk}/entries/", body, **HTMX)
+    assert response.status_code == 400
+    assert len(response.content) < 1_000, len(response.content)
+    z = "z" * 37
+    assert f"000{z}, 001{z}, 002{z} and 897 others" in response.content.decode()
