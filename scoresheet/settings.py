@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "matches.middleware.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "matches.outage.DatabaseOutage",
     "matches.middleware.private_answers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
