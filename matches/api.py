@@ -6,6 +6,7 @@ the match's new state. The models check every rule and permission and raise a
 the same message the page shows.
 """
 
+import secrets
 from dataclasses import asdict
 from itertools import islice
 
@@ -169,6 +170,7 @@ def anyone(throttle=None):
 
 
 NO_MATCH = _("There is no such match, or you can't see it.")
+JOIN_LINK_GONE = _("This join link is not valid any more: ask the host for the new one.")
 
 
 def _id(value, refusal=NO_MATCH):
@@ -335,9 +337,12 @@ def match_detail(request, id):
 def join(request, id):
     """With the join link's token; the caller takes the seat."""
     data = _valid(s.JoinSerializer, request)
-    match = Match.objects.filter(pk=_id(id)).first()
-    if match is None:
-        raise NotFound(NO_MATCH)
+    match = Match.objects.filter(pk=_id(id, JOIN_LINK_GONE)).first()
+    # A missing match and a wrong token get the same answer, so that ids cannot be
+    # probed for the matches that exist. (Bytes: compare_digest refuses non-ASCII str.)
+    token = data["token"].encode()
+    if match is None or not secrets.compare_digest(token, match.join_token.encode()):
+        raise NotFound(JOIN_LINK_GONE)
     match.join(request.user, token=data["token"], position=data["seat"], name=data["name"])
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.test import Client
 
-from matches.models import Match
+from matches.models import Match, User
 from tests.conftest import SEAT_NAMES
 
 from .pages import HTMX
@@ -199,3 +199,44 @@ def test_a_page_posting_many_unknown_fields_gets_a_short_message(ana, match):
     assert len(response.content) < 1_000, len(response.content)
     z = "z" * 37
     assert f"000{z}, 001{z}, 002{z} and 897 others" in response.content.decode()
+
+
+# Join links -------------------------------------------------------------------------------
+
+
+def test_a_wrong_join_token_and_a_missing_match_get_the_same_answer(api_as, open_match, olga):
+    """Otherwise a stranger could tell which match ids exist (403 against 404)."""
+    client = api_as(olga)
+    missing = Match.objects.order_by("pk").last().pk + 1000
+    answers = [
+        post(client, f"/api/matches/{id_}/join/", json.dumps({"token": token, "seat": "b2"}))
+        for id_, token in [
+            (open_match.pk, "guess"),
+            (missing, "guess"),
+            (missing, open_match.join_token),
+            (open_match.pk, "ção-€"),
+            (open_match.pk, open_match.watch_token),
+            (2**63, "guess"),
+        ]
+    ]
+    assert {(answer.status_code, answer.content) for answer in answers} == {
+        (404, b'{"detail":"This join link is not valid any more: ask the host for the new one."}')
+    }
+    assert not open_match.seats.filter(user=olga).exists()
+
+
+def test_the_right_join_token_still_seats_the_caller(api_as, open_match, olga):
+    body = json.dumps({"token": open_match.join_token, "seat": "b2"})
+    response = post(api_as(olga), f"/api/matches/{open_match.pk}/join/", body)
+    assert response.status_code == 200
+    assert open_match.seats.get(position="b2").user == olga
+
+
+def test_a_page_join_link_with_a_wrong_token_is_the_same_404(olga, open_match):
+    client = Client()
+    client.force_login(olga)
+    for token in ("guess", open_match.watch_token, open_match.join_token + "x"):
+        response = client.post(f"/join/{token}/", {"seat": "b2"})
+        assert response.status_code == 404
+        assert "This join link is not valid any more" in response.content.decode()
+    assert not User.objects.filter(display_name="Olga").exclude(pk=olga.pk).exists()
