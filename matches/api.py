@@ -75,7 +75,7 @@ def _echoable(data, most=None):
 
 def _refusal(exc, context):
     if isinstance(exc, rules.Refusal):
-        return Response({"detail": explain(exc)}, status=exc.status)
+        return Response({"detail": explain(exc), **exc.data}, status=exc.status)
     response = drf_exception_handler(exc, context)
     if isinstance(exc, exceptions.Throttled):
         response.data = {"detail": limits.too_many(exc.wait)}
@@ -216,7 +216,10 @@ def _act(request, id, change, body=s.Nothing, status=status.HTTP_200_OK):
     own methods) and answer the sheet read again. A refusal raises, and
     ``exception_handler`` answers it; a stranger gets the 404 before any of that."""
     match = _visible_match(request, id)
-    change(match, **_valid(body, request))
+    data = _valid(body, request)
+    if "version" in data and data["version"] is None:
+        data["version"] = conditional.seen_version(request)
+    change(match, **data)
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), status)
 
 
@@ -384,11 +387,13 @@ def entries(request, id):
     )
 
 
-@answers(200, s.MatchSerializer, 401, 403, 404, 409)
-@endpoint("POST", "undo_entry", "Undo the latest entry", "playing")
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "undo_entry", "Undo the latest entry", "playing", s.UndoSerializer)
 def undo(request, id):
     """Its author or the host, while nothing has been entered after it."""
-    return _act(request, id, lambda match: match.undo(request.user))
+    return _act(
+        request, id, lambda match, **data: match.undo(request.user, **data), s.UndoSerializer
+    )
 
 
 @answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
@@ -423,11 +428,11 @@ def note(request, id, note_id):
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@answers(200, s.MatchSerializer, 401, 403, 404, 409)
-@endpoint("POST", "end_match", "End the match", "playing")
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "end_match", "End the match", "playing", s.Seen)
 def end(request, id):
     """A member or the host ends a rubber before the target; nobody wins it."""
-    return _act(request, id, lambda match: match.end(request.user))
+    return _act(request, id, lambda match, **data: match.end(request.user, **data), s.Seen)
 
 
 @answers(200, s.EventSerializer(many=True), 401, 404)
@@ -446,7 +451,9 @@ def rematch(request, id):
     """The host starts the next match of the same night, with the same pairs (seats
     null) or with the players moved."""
     match = _visible_match(request, id)
-    following = match.rematch(request.user, seats=_valid(s.RematchSerializer, request)["seats"])
+    data = _valid(s.RematchSerializer, request)
+    version = data["version"] or conditional.seen_version(request)
+    following = match.rematch(request.user, seats=data["seats"], version=version)
     return _sheet(request, Match.objects.for_sheet().get(pk=following.pk), status.HTTP_201_CREATED)
 
 

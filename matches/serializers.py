@@ -282,7 +282,28 @@ class EntrySerializer(Body):
     sweep = YesNo(help_text="Every trick: a bandeira, worth 4 or more.")
 
 
-class CorrectionSerializer(Body):
+class Seen(Body):
+    """The body of an action on what a person saw: the sheet's version they acted on."""
+
+    version = Number(
+        rules.read_version,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The version of the sheet you acted on (or send If-Match): if the sheet "
+        "changed since, 409 says what changed and nothing is done.",
+    )
+
+
+class UndoSerializer(Seen):
+    deal = Number(
+        rules.read_deal, required=False, allow_null=True, default=None,
+        help_text="The deal of the entry you mean to undo: 409 if the latest entry is another.",
+    )  # fmt: skip
+    side = Choice(SIDE_CHOICES, rules.check_side, required=False, allow_null=True, default=None)
+
+
+class CorrectionSerializer(Seen):
     a = Number(rules.read_games)
     b = Number(rules.read_games)
     sweep = YesNo()
@@ -300,7 +321,7 @@ class NoteCreateSerializer(Body):
     text = serializers.CharField(allow_blank=True)
 
 
-class RematchSerializer(Body):
+class RematchSerializer(Seen):
     seats = serializers.DictField(
         child=serializers.ChoiceField(SEAT_CHOICES),
         required=False,
@@ -420,7 +441,7 @@ class MatchSummarySerializer(serializers.Serializer):
         return super().to_representation(self.reading(match))
 
 
-class UndoSerializer(serializers.Serializer):
+class UndoneSerializer(serializers.Serializer):
     deal = serializers.IntegerField()
     side = serializers.ChoiceField(SIDE_CHOICES)
     games = serializers.IntegerField()
@@ -447,7 +468,7 @@ class MatchSerializer(MatchSummarySerializer):
     leader = serializers.ChoiceField(SEAT_CHOICES, allow_null=True)
     ended_at = serializers.DateTimeField(allow_null=True)
     notes = NoteSerializer(many=True)
-    undo = UndoSerializer(
+    undo = UndoneSerializer(
         allow_null=True, help_text="The entry the caller's undo would take back, if any."
     )
     next = serializers.IntegerField(

@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it knows who is asking: a write repeated with its key gets its first answer.
+    "matches.idempotency.idempotency",
 ]
 
 ROOT_URLCONF = "scoresheet.urls"

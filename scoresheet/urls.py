@@ -17,3 +17,4 @@ urlpatterns = [
 
 handler400 = "matches.views.answers.bad_request"
 handler404 = "matches.views.answers.page_not_found"
+handler500 = "matches.outage.server_error"  # a database out of reach is a 503, wherever it fails

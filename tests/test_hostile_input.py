@@ -557,7 +557,7 @@ def test_buttons_refuse_fields_they_do_not_have(world, name):
     client, path = page_client(world, who), fill(path, world)
     before = snapshot()
     refusals = Refusals()
-    bodies = [(f"{name} with {extra!r:.30}", extra) for extra in ({"deal": "1"}, {"x": LONG})]
+    bodies = [(f"{name} with {extra!r:.30}", extra) for extra in ({"games": "1"}, {"x": LONG})]
     post_all(refusals, client, path, bodies, before)
     refusals.assert_none()
 

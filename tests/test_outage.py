@@ -233,3 +233,20 @@ def test_postgresql_stopped_under_gunicorn_answers_503(cluster, server):
     lines = [line for line in log.splitlines() if line.startswith("Service Unavailable: ")]
     assert len(lines) == len(api), log[-3000:]
     assert all("(the database: " in line for line in lines), lines
+
+
+def test_a_keyed_write_during_an_outage_answers_503_too(unreachable, caplog):
+    """The idempotency keys are read before the view: handler500 answers their outage."""
+    client = Client(raise_request_exception=False)
+    client.cookies["sessionid"] = "a" * 32
+    with caplog.at_level(logging.INFO):
+        response = client.post(
+            "/api/matches/1/entries/",
+            {"deal": 1, "side": "a", "games": 1},
+            content_type="application/json",
+            HTTP_AUTHORIZATION="Token " + "0" * 40,
+            HTTP_IDEMPOTENCY_KEY="tap-1",
+        )
+    assert response.status_code == 503, response.content
+    assert response.json() == {"detail": DETAIL}
+    assert all(record.exc_info is None for record in outage_lines(caplog.records))
