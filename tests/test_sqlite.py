@@ -222,3 +222,16 @@ def test_one_tap_sent_twenty_times_at_once_with_its_key_counts_once(table, serve
     assert status == 200, (status, history)
     entries = [event for event in history if event["action"] == "entry"]
     assert len(entries) == 1, history
+
+
+def test_ten_rematches_at_once_start_one_next_rubber(table, server):
+    match = table.new_match()
+    status, _body = table.send("a1", "POST", f"/api/matches/{match}/end/", {})
+    assert status == 200
+    answers = at_once(table, [("a1", "POST", f"/api/matches/{match}/rematch/", {}, None)] * 10)
+    assert not failures(answers)
+    created = [body["id"] for status, body in answers if status == 201]
+    refused = [body for status, body in answers if status == 409]
+    assert len(created) == 1 and len(refused) == 9, answers
+    assert all(body["next"] == created[0] for body in refused)
+    assert table.sheet(match)["next"] == created[0]
