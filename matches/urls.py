@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import converters  # noqa: F401  (registers the path converters)
-from .views import accounts, looking_back, table
+from .views import accounts, looking_back, offline, table
 
 CSV, JSON = {"format": "csv"}, {"format": "json"}
 
@@ -47,4 +47,7 @@ urlpatterns = [
     path("history/<id:pk>/", looking_back.rubber, name="rubber"),
     path("standings/", looking_back.standings, name="standings"),
     path("my-data.json", looking_back.my_data, name="my_data"),
+    # The installed app: its manifest and its service worker, from the root (views/offline.py)
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
 ]

@@ -83,6 +83,20 @@
     openDetails = null;
   });
 
+  // A tap sent again by offline.js came back with the sheet it changed: in it goes,
+  // on the same terms as a poll's (never an older sheet, never over someone typing).
+  document.addEventListener("sheet:fresh", function (event) {
+    var sheet = document.getElementById("sheet");
+    var theirs = version(event.detail.html);
+    if (!sheet || !window.htmx || busy(sheet)) {
+      return; // the next poll brings it
+    }
+    if (theirs !== null && theirs <= parseInt(sheet.dataset.version, 10)) {
+      return;
+    }
+    window.htmx.swap(sheet, event.detail.html, { swapStyle: "outerHTML" });
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
     if (event.detail.successful && elt.matches("form[data-reset]")) {

@@ -30,12 +30,20 @@ def gzipped(content):
     return len(gzip.compress(content, compresslevel=6))
 
 
-def weigh(page):
-    """(total gzipped bytes, what each part weighs) for a page and the files it links."""
+def weigh(page, client=None):
+    """(total gzipped bytes, what each part weighs) for a page and the files it links:
+    static files from the disk, others (the web manifest) through ``client``."""
     parts = {"page": gzipped(page.encode())}
     parser = Assets()
     parser.feed(page)
     for url in parser.urls:
+        if client is not None and not url.startswith(
+            (settings.STATIC_URL, "/" + settings.STATIC_URL)
+        ):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            parts[url] = gzipped(response.content)
+            continue
         assert url.startswith((settings.STATIC_URL, "/" + settings.STATIC_URL)), url
         path = finders.find(url.split(settings.STATIC_URL, 1)[1].split("?")[0])
         assert path, f"{url} is linked but not found"
@@ -52,10 +60,13 @@ def test_the_sheets_first_load_weighs_60_kb_or_less(match, ana, rui, ze):
     match.record(ze, deal=3, side="b", games=2)
     match.add_note(ze, side="a", text="Rui revoked in deal 2: two games off, kept by hand")
     for user in (ana, rui):
-        response = browser(user).get(f"/matches/{match.pk}/")
+        client = browser(user)
+        response = client.get(f"/matches/{match.pk}/")
         assert response.status_code == 200
-        total, parts = weigh(text(response))
-        assert len(parts) >= 4, parts  # the page, its stylesheet and its two scripts at least
+        total, parts = weigh(text(response), client)
+        # The page, its stylesheet, its three scripts and the web manifest at least.
+        assert len(parts) >= 6, parts
+        assert "/manifest.webmanifest" in parts and "/static/offline.js" in parts
         assert total <= BUDGET, f"{total} bytes gzipped: {parts}"
 
 

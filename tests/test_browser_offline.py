@@ -1,0 +1,327 @@
+"""Offline at the table, in a real Chromium at 360×640: every tap counts once.
+
+A tap that cannot reach the server waits on the phone as "not sent yet" (through a
+reload and a closed tab), goes again with the same Idempotency-Key when the network is
+back, and ends recorded once or refused with its reason. The service worker keeps the
+last sheet seen, so the phone opens it offline, read-only. The network is cut with the
+browser's own switch (``set_offline``). Screenshots go to artifacts/.
+"""
+
+import mimetypes
+import re
+import time
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from playwright.sync_api import expect
+
+from matches.middleware import CONTENT_SECURITY_POLICY
+from matches.models import Event
+
+from .test_browser_table import ARTIFACTS, keys
+
+UNSENT = "#queue .unsent > span"
+BACK = 10_000  # back online to recorded: the online event sends it at once; 10 s at most
+# Every Content-Security-Policy violation the page meets, counted from before its scripts run.
+WATCH_CSP = (
+    "window.cspViolations = [];"
+    "document.addEventListener('securitypolicyviolation', e => "
+    "window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"
+)
+
+
+def sheet(live_server, match):
+    return f"{live_server.url}/matches/{match.pk}/"
+
+
+def open_sheet(phone, live_server, match, user, *, deal=1, **options):
+    page = phone(user, **options)
+    page.add_init_script(WATCH_CSP)
+    page.goto(sheet(live_server, match))
+    expect(page.get_by_role("heading", name=f"Deal {deal}", exact=True)).to_be_visible()
+    return page
+
+
+def cut(context):
+    """The network off, with the browser's own switch. A POST the service worker lets by
+    can still leave under Chromium's emulated offline (playwright#2311), so writes are
+    also turned back at the door, the way a dead network would."""
+    context.set_offline(True)
+    context.route("**/entries/", abort)
+    context.route("**/undo/", abort)
+
+
+def restore(context):
+    context.unroute("**/entries/", abort)
+    context.unroute("**/undo/", abort)
+    context.set_offline(False)
+
+
+def abort(route):
+    route.abort("internetdisconnected")
+
+
+def kept_by_the_worker(page):
+    """The service worker has the sheet and its files (offline.js marks the page)."""
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "")
+
+
+def entries(match):
+    return list(Event.objects.filter(match=match, action=Event.ENTRY).values_list("deal", "by"))
+
+
+def until(check, timeout=BACK / 1000):
+    """Wait for the database to say so: the page's word is not enough."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "not within the time allowed"
+        time.sleep(0.05)
+
+
+def no_csp_violations(page):
+    assert page.evaluate("window.cspViolations") == []
+
+
+def shoot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png")
+
+
+@pytest.mark.browser
+def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(
+    phone, live_server, match, rui
+):
+    # Without a service worker (a plain-http Wi-Fi address has none): the queue works alone.
+    page = open_sheet(phone, live_server, match, rui, service_workers="block", color_scheme="dark")
+    cut(page.context)
+    started = time.monotonic()
+    keys(page, "Nós").get_by_text("1", exact=True).click()
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 1 for Nós in deal 1", timeout=1_000)
+    shown = time.monotonic() - started
+    expect(page.locator("#queue .offline")).to_contain_text("Offline")
+    expect(page.get_by_role("button", name="Retry")).to_be_visible()
+    shoot(page, "offline-queued-dark")
+    assert entries(match) == []
+
+    restore(page.context)
+    started = time.monotonic()
+    until(lambda: entries(match) == [(1, rui.pk)])
+    recorded = time.monotonic() - started
+    expect(page.locator("#queue .recorded")).to_contain_text("Recorded: 1 for Nós in deal 1.")
+    expect(page.locator(UNSENT)).to_have_count(0)
+    expect(page.locator("#queue .offline")).to_have_count(0)
+    # The fresh sheet is in: the deal is Rui's, the next one open.
+    expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
+    expect(page.locator(".deals tbody tr").first.locator("td").first).to_have_text("1Rui")
+    page.wait_for_timeout(1_000)  # polls and the retry timer have had their turns
+    assert entries(match) == [(1, rui.pk)]
+    assert [(deal.a, deal.b) for deal in match.deal_list()] == [(1, 0)]
+    page.get_by_role("button", name="Dismiss").click()
+    expect(page.locator("#queue")).to_be_empty()
+    assert page.evaluate("localStorage.length") == 0
+    no_csp_violations(page)
+    print(
+        f"\ntap offline → 'not sent yet' shown: {shown:.3f} s; back online → recorded: "
+        f"{recorded:.3f} s"
+    )
+
+
+@pytest.mark.browser
+def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, live_server, match, rui):
+    page = open_sheet(phone, live_server, match, rui)
+    kept_by_the_worker(page)
+    context = page.context
+    cut(context)
+    keys(page, "Nós").get_by_text("2", exact=True).click()
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 2 for Nós in deal 1")
+    shoot(page, "offline-queued-light")
+
+    # The service worker opens the sheet as it last saw it; the tap is still there.
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", "")
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 2 for Nós in deal 1")
+    expect(page.locator("#queue .offline")).to_have_text(
+        "Offline: the sheet as this phone last saw it, read-only until the network is back."
+    )
+    shoot(page, "offline-copy-queued-light")
+    # Closed and opened again, still offline.
+    page.close()
+    page = context.new_page()
+    page.add_init_script(WATCH_CSP)
+    page.goto(sheet(live_server, match))
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 2 for Nós in deal 1")
+    assert entries(match) == []
+
+    restore(context)
+    until(lambda: entries(match) == [(1, rui.pk)])
+    # Back to the live sheet by itself, the tap on it, counted once.
+    expect(page.locator("body:not([data-offline-copy])")).to_have_count(1, timeout=BACK)
+    expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
+    expect(page.locator(UNSENT)).to_have_count(0)
+    page.wait_for_timeout(1_000)
+    assert entries(match) == [(1, rui.pk)]
+    assert [(deal.a, deal.b) for deal in match.deal_list()] == [(2, 0)]
+    no_csp_violations(page)
+
+
+@pytest.mark.browser
+def test_a_queued_tap_whose_deal_the_other_side_claimed_is_refused_with_why(
+    phone, live_server, match, rui, ze
+):
+    page = open_sheet(phone, live_server, match, rui)
+    cut(page.context)
+    keys(page, "Nós").get_by_text("1", exact=True).click()
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 1 for Nós in deal 1")
+    # Meanwhile, at the same table, Zé's phone has a network.
+    match.record(ze, deal=1, side="b", games=2)
+
+    restore(page.context)
+    refused = page.locator("#queue .refused")
+    expect(refused).to_contain_text("Not recorded: 1 for Nós in deal 1.", timeout=BACK)
+    expect(refused.locator(".reason")).to_have_text(
+        "Deal 1 is already claimed: Zé & Maria won 2 in it. Only one side can win games in a deal."
+    )
+    expect(page.locator(UNSENT)).to_have_count(0)
+    # The sheet catches up by itself: the deal is theirs.
+    expect(page.locator("#crosses-title")).to_have_text("Nós: 0 games, Eles: 2 games.")
+    shoot(page, "offline-refused")
+    # It stays until read, through a reload.
+    page.reload()
+    expect(refused.locator(".reason")).to_contain_text("Deal 1 is already claimed")
+    refused.get_by_role("button", name="Dismiss").click()
+    expect(page.locator("#queue")).to_be_empty()
+    assert entries(match) == [(1, ze.pk)]
+    no_csp_violations(page)
+
+
+@pytest.mark.browser
+def test_the_sheet_opens_offline_read_only_without_polling(phone, live_server, match, ana, rui):
+    match.record(rui, deal=1, side="a", games=1)
+    for scheme in ("light", "dark"):
+        page = phone(ana, color_scheme=scheme)
+        page.add_init_script(WATCH_CSP)
+        page.goto(sheet(live_server, match))
+        kept_by_the_worker(page)
+        page.goto(f"{live_server.url}/history/")
+
+        cut(page.context)
+        polls = []
+        page.on("request", lambda request, polls=polls: polls.append(request.url))
+        page.goto(sheet(live_server, match))
+        expect(page.locator("#queue .offline")).to_have_text(
+            "Offline: the sheet as this phone last saw it, read-only until the network is back."
+        )
+        expect(page.locator("#crosses-title")).to_have_text("Nós: 1 game, Eles: 0 games.")
+        expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
+        # Read-only: the keys are there to see, not to press.
+        for key in ("0", "1", "2", "4"):
+            expect(
+                keys(page, "Nós").get_by_role("button", name=re.compile(f"^{key}"))
+            ).to_be_disabled()
+        page.wait_for_timeout(1_000)  # three polls' worth
+        assert [url for url in polls if "/sheet/" in url] == []
+        shoot(page, f"offline-sheet-{scheme}")
+        no_csp_violations(page)
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_a_tap_online_leaves_nothing_behind(phone, live_server, match, rui):
+    page = open_sheet(phone, live_server, match, rui)
+    with page.expect_request("**/entries/") as sent:
+        keys(page, "Nós").get_by_text("1", exact=True).click()
+    assert re.fullmatch(r"[0-9a-f-]{32,36}", sent.value.header_value("Idempotency-Key"))
+    expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
+    expect(page.locator("#queue")).to_be_empty()
+    assert page.evaluate("localStorage.length") == 0
+    assert entries(match) == [(1, rui.pk)]
+
+
+@pytest.mark.browser
+def test_a_lost_answer_goes_again_with_its_key_and_counts_once(phone, live_server, match, rui):
+    page = open_sheet(phone, live_server, match, rui)
+    sent = []
+
+    def lose_the_answer(route):
+        # The server records the tap; the phone hears only a 502 from a proxy.
+        sent.append(route.request.header_value("Idempotency-Key"))
+        route.fetch()
+        route.fulfill(status=502, body="Bad gateway")
+
+    page.route("**/entries/", lose_the_answer)
+    keys(page, "Nós").get_by_text("1", exact=True).click()
+    expect(page.locator(UNSENT)).to_have_text("Not sent yet: 1 for Nós in deal 1")
+    until(lambda: entries(match) == [(1, rui.pk)])
+    page.unroute("**/entries/")
+
+    with page.expect_response("**/entries/") as answer:
+        page.get_by_role("button", name="Retry").click()
+    assert answer.value.status == 200
+    assert answer.value.request.header_value("Idempotency-Key") == sent[0]
+    assert answer.value.header_value("Idempotent-Replayed") == "true"
+    expect(page.locator("#queue .recorded")).to_contain_text("Recorded: 1 for Nós in deal 1.")
+    expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
+    assert entries(match) == [(1, rui.pk)]
+    assert len(sent) == 1 and re.fullmatch(r"[0-9a-f-]{32,36}", sent[0])
+
+
+@pytest.mark.browser
+def test_other_actions_offline_say_they_were_not_sent(phone, live_server, match, rui):
+    match.record(rui, deal=1, side="a", games=1)
+    page = open_sheet(phone, live_server, match, rui, deal=2)
+    cut(page.context)
+    page.get_by_role("button", name=re.compile("^Undo")).click()
+    expect(page.locator("#messages")).to_have_text("Not sent: check your connection and try again.")
+    expect(page.locator(UNSENT)).to_have_count(0)
+    restore(page.context)
+    assert entries(match) == [(1, rui.pk)]
+
+
+# The files that make it an app, without a browser -------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_service_worker_and_manifest_are_served_from_the_root_under_the_csp(rui):
+    client = Client()
+    client.force_login(rui)
+    page = client.get("/").content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert 'data-sw="/sw.js?static=/static/"' in page
+
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert worker["Content-Type"] == "application/javascript; charset=utf-8"
+    assert worker["Service-Worker-Allowed"] == "/"
+    assert worker["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert "public" in worker["Cache-Control"] and "no-store" not in worker["Cache-Control"]
+    assert b'addEventListener("fetch"' in worker.content
+    again = client.get("/sw.js", HTTP_IF_NONE_MATCH=worker["ETag"])
+    assert again.status_code == 304
+
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200
+    assert manifest["Content-Type"] == "application/manifest+json"
+    assert manifest["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    kept = manifest.json()
+    assert (kept["start_url"], kept["scope"], kept["display"]) == ("/", "/", "standalone")
+    assert kept["name"] == "SquareScores" and kept["theme_color"]
+    sizes = {(icon["sizes"], icon["type"]) for icon in kept["icons"]}
+    assert {("192x192", "image/png"), ("512x512", "image/png"), ("any", "image/svg+xml")} <= sizes
+    for icon in kept["icons"]:
+        assert icon["src"].startswith("/static/icons/")
+        path = finders.find(icon["src"].removeprefix("/static/"))
+        assert path, icon
+        assert mimetypes.guess_type(path)[0] == icon["type"]
+        content = Path(path).read_bytes()
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(content[16:20]), int.from_bytes(content[20:24])
+            assert f"{width}x{height}" == icon["sizes"]
+
+    # Everything comes from the site itself, so 'self' covers the worker and the manifest:
+    # the policy needs no worker-src or manifest-src, and allows nothing inline.
+    policy = dict(part.split(" ", 1) for part in CONTENT_SECURITY_POLICY.split("; "))
+    assert policy["default-src"] == policy["script-src"] == "'self'"
+    assert "worker-src" not in policy and "manifest-src" not in policy
+    assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
