@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from matches.middleware import CONTENT_SECURITY_POLICY
 from matches.models import Match, Night
 
-from .pages import HTMX, browser, text
+from .pages import HTMX, browser, shown, text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -395,11 +395,6 @@ def fill(route, match, note):
         for converter in ("int:", "id:", "str:", ""):
             path = path.replace(f"<{converter}{name}>", str(value))
     return path
-
-
-def shown(response):
-    """The body without its CSRF tokens: 64 random letters may spell a name by chance."""
-    return re.sub(r"[A-Za-z0-9]{64}", "", text(response))
 
 
 @pytest.fixture

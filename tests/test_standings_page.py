@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.models import User
 from tests.nights import four_rubbers, many_rubbers
-from tests.pages import HTMX, browser, text
+from tests.pages import HTMX, browser, shown, text
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_filters_narrow_the_standings_and_htmx_swaps_the_tables(rubbers, rui):
 
 
 def test_outsider_sees_none_of_it(rubbers, olga):
-    page = text(browser(olga).get("/standings/"))
+    page = shown(browser(olga).get("/standings/"))
     assert "No rubber yet." in page
     assert "Rui" not in page
 
