@@ -18,19 +18,19 @@ result. Goals: poll >= 0.5, fragment >= 0.10, entry >= 0.10, calculator >= 0.5.
 
 Then the tables mix: a table is a match with four seated phones (Ana hosts, three
 join), each with its own session and API token. Each phone loads the sheet page
-once, takes the poll URL from the element that polls (hx-trigger "every ..."),
-polls it once for its ETag, then every 2 s with If-None-Match (304 while nothing
-changed; after a change, 200 and the new ETag). Every 30 s a table (tables start at
-random offsets) one phone of the side whose turn it is enters 0 games through the
-API: ties, deal after deal, so the rubber never ends. An asyncio client keeps one
-keep-alive connection a phone and times every request by kind (poll-304, poll-200,
-entry). The number of tables steps up and is then bisected, each step 5 s of
-warm-up and 20 s measured, within --tables-budget seconds (180), and the bench
-reports the most tables held: p99 of all requests under 100 ms, no answer other
-than 2xx/304 and none missing, and the client within 10% of the ideal poll rate
-(4 phones x tables / 2 s), so that a client falling behind is never taken for a
-server keeping up. It prints, for that step, requests/s, p50 and p99 by kind, and
-the CPU the client, the server and the rest of the machine used.
+once, takes the poll URL from the element that polls (hx-trigger "every ..."), polls
+it once for its ETag, then every 2 s with If-None-Match (304 while nothing changed;
+after a change, 200 and the new ETag). Every 30 s a table (tables start at random
+offsets) one phone of the side whose turn it is enters 0 games through the API, with
+a fresh Idempotency-Key as the phones send: ties, deal after deal, so the rubber
+never ends. An asyncio client keeps one keep-alive connection a phone and times
+every request by kind (poll-304, poll-200, entry). The number of tables steps up and
+is then bisected, each step 5 s of warm-up and 20 s measured, within --tables-budget
+seconds (180), and the bench reports the most tables held: p99 of all requests under
+100 ms, no answer other than 2xx/304 and none missing, and the client within 10% of
+the ideal poll rate (4 phones x tables / 2 s), so that a client falling behind is
+never taken for a server keeping up. It prints, for that step, requests/s, p50 and
+p99 by kind, and the CPU the client, the server and the rest of the machine used.
 
     .venv/bin/python bench/load.py                 # its own PostgreSQL cluster
     .venv/bin/python bench/load.py --only tables   # the tables mix alone
@@ -56,6 +56,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from html import unescape as html_unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -672,11 +673,18 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         when = begin + rng.uniform(0, ENTRY_EVERY)  # tables don't enter in step
         while when < end:
             await asyncio.sleep(max(0.0, when - loop.time()))
-            side = "ab"[table.step % 2]  # ties: 0 for side a, then 0 for side b
+            # Ties: 0 for side a, then 0 for side b. A deal a minute, so a table reaches
+            # the sheet's most deals (rules.MAX_DEALS, 99) only after some 100 minutes.
+            side = "ab"[table.step % 2]
             phone = rng.choice([phone for phone in table.phones if phone.side == side])
             connection = connections[id(phone)]
             body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
-            headers = {"Authorization": f"Token {phone.token}", "Content-Type": "application/json"}
+            headers = {
+                "Authorization": f"Token {phone.token}",
+                "Content-Type": "application/json",
+                # A fresh key with every tap, as the phones send (the same on a resend).
+                "Idempotency-Key": uuid.uuid4().hex,
+            }
             path = f"/api/matches/{table.match}/entries/"
             async with connection.lock:
                 sent = time.perf_counter()
@@ -691,7 +699,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
             else:
                 if status is not None:
                     problem(f"entry: {status} {answer[:120]!r}")
-                await resync(connection, table, phone)
+                await resync(port, table, phone)
             if when >= start:
                 if status == 201:
                     latencies["entry"].append(took)
@@ -737,14 +745,18 @@ def entered(match):
     return sum((deal["a"] is not None) + (deal["b"] is not None) for deal in match["deals"])
 
 
-async def resync(connection, table, phone):
-    """After a refused or lost entry, where the table's sheet really is (not measured)."""
+async def resync(port, table, phone):
+    """After a refused or lost entry, where the table's sheet really is (not measured, and
+    on a connection of its own: the phone's may be polling meanwhile)."""
+    connection = Connection(port, {"connections": 0, "reconnects": 0})
     try:
         status, _headers, answer = await connection.request(
             "GET", f"/api/matches/{table.match}/", {"Authorization": f"Token {phone.token}"}
         )
     except Failed:
         return
+    finally:
+        connection.close()
     if status == 200:
         table.step = entered(json.loads(answer))
 
