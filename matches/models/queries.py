@@ -1,8 +1,8 @@
 """Reading matches: who may see them, a whole sheet in a fixed number of queries,
 a person's history and its filters, and opening a new match."""
 
-from django.db import models, transaction
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, Subquery
+from django.db import connections, models, transaction
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -31,11 +31,23 @@ class MatchQuerySet(models.QuerySet):
 
     def for_sheet(self) -> "MatchQuerySet":
         """Everything a sheet shows, in a fixed number of queries however long the
-        match: the host, who ended it and the next rubber with the match, then its
-        seats (with their accounts), its deals and its notes."""
-        return self.select_related("host", "ended_by", "following").prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user")), "deals", "notes"
-        )
+        match: the host and the next rubber with the match, then its seats, its deals
+        and its notes (a sheet names people by their seats: no accounts are read)."""
+        return self.select_related("host", "following").prefetch_related("seats", "deals", "notes")
+
+    def version(self, **lookup) -> int | None:
+        """The version of the one match ``lookup`` names (``pk=`` or ``watch_token=``),
+        or None. The unchanged poll is most of the traffic and needs nothing else; this
+        plain SQL costs half what building the same query with the ORM does."""
+        ((name, value),) = lookup.items()
+        meta = self.model._meta
+        column = (meta.pk if name == "pk" else meta.get_field(name)).column
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(
+                f'SELECT "version" FROM "{meta.db_table}" WHERE "{column}" = %s', [value]
+            )
+            row = cursor.fetchone()
+        return row[0] if row else None
 
     # History and standings ------------------------------------------------
 

@@ -115,7 +115,7 @@ def watch(request, token):
 
 
 def _watch_etag(request, token):
-    version = Match.objects.filter(watch_token=token).values_list("version", flat=True).first()
+    version = Match.objects.version(watch_token=token)
     return None if version is None else conditional.etag(version, "w")
 
 
@@ -200,7 +200,7 @@ def _poll_etag(request, pk):
     user_id = _poll_viewer(request, pk)
     if user_id is None:
         return None  # no signature, or an old one: the view goes the whole way
-    version = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+    version = Match.objects.version(pk=pk)
     return None if version is None else conditional.etag(version, f"u{user_id}")
 
 
