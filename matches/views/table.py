@@ -277,17 +277,8 @@ def entry(request, pk):
 @posted.only("deal", "side", "version", refuse=bad_form)
 def undo(request, pk):
     """Undo the entry the page offered (its deal and side), on the sheet it showed."""
-    meant = request.POST
-    return act(
-        request,
-        pk,
-        lambda match: match.undo(
-            request.user,
-            deal=meant.get("deal"),
-            side=meant.get("side"),
-            version=meant.get("version") or None,
-        ),
-    )
+    meant = {name: request.POST.get(name) or None for name in ("deal", "side", "version")}
+    return act(request, pk, lambda match: match.undo(request.user, **meant))
 
 
 @require_POST
