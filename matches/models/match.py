@@ -210,6 +210,12 @@ class Match(models.Model):
                 _("This rubber is over: %(side)s won it."), side=self.side_names()[self.winner]
             )
 
+    def _check_not_ended(self) -> None:
+        """Undo and corrections may change a won rubber (it is in play again), never
+        one that was ended."""
+        if self.status == self.ENDED:
+            self._check_open()
+
     def _check_version(self, seen) -> None:
         """Refuse to act on a sheet that changed since the person saw version ``seen``,
         saying what changed; None acts on the sheet as it is now."""
@@ -333,8 +339,7 @@ class Match(models.Model):
             self._lock()
             if not self.can_see(by):
                 raise NotAllowed(_("Only the host or a player seated in this match can undo."))
-            if self.status == self.ENDED:
-                self._check_open()
+            self._check_not_ended()
             self._check_version(version)
             entry = self.latest_entry()
             if entry is None:
@@ -405,8 +410,7 @@ class Match(models.Model):
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can correct a deal."))
-            if self.status == self.ENDED:
-                self._check_open()
+            self._check_not_ended()
             self._check_version(version)
             deals = self.deal_list()
             if not deals or number > deals[-1].number:
