@@ -15,7 +15,23 @@ var HASHED = /\.[0-9a-f]{12}\.\w+$/; // a file named by its content never change
 var MOST_PAGES = 5;
 var MOST_ASSETS = 40;
 
-self.addEventListener("install", function () {
+self.addEventListener("install", function (event) {
+  if (event.addRoutes) {
+    // Where the browser can (static routing), everything but page loads and static
+    // files goes straight to the network without waking the worker: the poll every
+    // 2 s, every write, the API.
+    event.waitUntil(
+      event
+        .addRoutes([
+          {
+            condition: { or: [{ requestMode: "navigate" }, { urlPattern: { pathname: STATIC + "*" } }] },
+            source: "fetch-event"
+          },
+          { condition: { urlPattern: { pathname: "/*" } }, source: "network" }
+        ])
+        .catch(function () {})
+    );
+  }
   self.skipWaiting();
 });
 
