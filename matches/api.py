@@ -13,6 +13,7 @@ from itertools import islice
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch
 from django.http import JsonResponse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
@@ -75,7 +76,12 @@ def _echoable(data, most=None):
 
 def _refusal(exc, context):
     if isinstance(exc, rules.Refusal):
-        return Response({"detail": explain(exc), **exc.data}, status=exc.status)
+        body = {"detail": explain(exc), **exc.data}
+        if "next" in body:  # where the table went: the next rubber, and its link
+            body["next_url"] = context["request"].build_absolute_uri(
+                reverse("api-match", args=[body["next"]])
+            )
+        return Response(body, status=exc.status)
     response = drf_exception_handler(exc, context)
     if isinstance(exc, exceptions.Throttled):
         response.data = {"detail": limits.too_many(exc.wait)}

@@ -104,6 +104,7 @@ def test_a_rematch_repeated_with_its_key_starts_one_rubber(api_as, match, ana, m
     later = api_as(ana).post(url, {}, format="json")
     assert later.status_code == 409
     assert later.json()["next"] == first.json()["id"]
+    assert later.json()["next_url"] == f"http://testserver/api/matches/{first.json()['id']}/"
 
 
 @pytest.mark.django_db(transaction=True)
