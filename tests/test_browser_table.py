@@ -67,6 +67,7 @@ def take_seat(page, join_url, name):
     page.get_by_label("Your name", exact=True).fill(name)
     page.get_by_role("button", name="Take the seat").click()
     expect(page).to_have_url(SHEET_URL)
+    page.wait_for_load_state("load")  # the sheet's own load, before anyone counts reloads
 
 
 def test_four_phones_play_a_whole_rubber(phone, live_server):
