@@ -1,6 +1,8 @@
 """The cast: host Ana, her partner Rui, opponents Zé and Maria, outsider Olga."""
 
 import os
+import subprocess
+import sys
 
 import pytest
 from django.conf import settings
@@ -9,6 +11,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import Match, User
+
+from .servers import ROOT, Cluster, Gunicorn, postgresql_bin, production_env
 
 # Playwright's sync API runs an event loop in the test thread, beside live_server.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -139,3 +143,36 @@ def api_as():
         return client
 
     return client
+
+
+# A PostgreSQL cluster of a test module's own, and gunicorn on it in production settings,
+# for the tests that stop or restart the database under a running server.
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if connection.vendor != "postgresql" or postgresql_bin() is None:
+        pytest.skip("needs PostgreSQL's own programs (bin/test runs this on PostgreSQL)")
+    cluster = Cluster()
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            cwd=ROOT,
+            env=production_env(cluster.url),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def server(cluster):
+    # Guest accounts come quickly here: no rate limit on them.
+    server = Gunicorn(cluster.url, workers=2, threads=2, env={"RATE_LIMIT_GUEST": ""})
+    try:
+        yield server.wait_ready()
+    finally:
+        server.stop()

@@ -153,8 +153,8 @@ class Runserver(Server):
         super().__init__(command, development_env(database, **(env or {})))
 
 
-def request(port, method, path, body=None, token=None, timeout=10, headers=None):
-    """One request on its own connection: (status, parsed JSON body or None)."""
+def exchange(port, method, path, body=None, headers=None, timeout=10):
+    """One request on its own connection, ``body`` sent as JSON: (status, headers, raw body)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         headers = {"Host": "127.0.0.1", **(headers or {})}
@@ -162,15 +162,19 @@ def request(port, method, path, body=None, token=None, timeout=10, headers=None)
         if body is not None:
             payload = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
-        if token:
-            headers["Authorization"] = f"Token {token}"
         connection.request(method, path, body=payload, headers=headers)
         response = connection.getresponse()
-        raw = response.read()
-        kind = response.getheader("Content-Type", "")
-        return response.status, json.loads(raw) if raw and "json" in kind else None
+        return response.status, dict(response.getheaders()), response.read()
     finally:
         connection.close()
+
+
+def request(port, method, path, body=None, token=None, timeout=10, headers=None):
+    """One request on its own connection: (status, parsed JSON body or None)."""
+    headers = {**(headers or {}), **({"Authorization": f"Token {token}"} if token else {})}
+    status, answered, raw = exchange(port, method, path, body, headers, timeout)
+    kind = answered.get("Content-Type", "")
+    return status, json.loads(raw) if raw and "json" in kind else None
 
 
 # A PostgreSQL cluster of our own ---------------------------------------------------

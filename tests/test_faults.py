@@ -9,47 +9,13 @@ touching gunicorn (CONN_HEALTH_CHECKS replaces the dead connections), and every
 entry that was answered 201 is in the database.
 """
 
-import subprocess
-import sys
 import threading
 import time
 
-import pytest
-from django.db import connection
-
-from .servers import ROOT, Cluster, Gunicorn, postgresql_bin, production_env, request
+from .servers import request
 
 CLIENTS = 4
 BEFORE, AFTER = 1.0, 2.0  # seconds of writing before the restart and after it is back
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    if connection.vendor != "postgresql" or postgresql_bin() is None:
-        pytest.skip("needs PostgreSQL's own programs (bin/test runs this on PostgreSQL)")
-    cluster = Cluster()
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=ROOT,
-            env=production_env(cluster.url),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture(scope="module")
-def server(cluster):
-    # Guest accounts come quickly here: no rate limit on them for this test.
-    server = Gunicorn(cluster.url, workers=2, threads=2, env={"RATE_LIMIT_GUEST": ""})
-    try:
-        yield server.wait_ready()
-    finally:
-        server.stop()
 
 
 class Writer(threading.Thread):

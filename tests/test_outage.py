@@ -8,11 +8,8 @@ gunicorn in production settings on a PostgreSQL cluster of the test's own, which
 is stopped under it while it holds open connections.
 """
 
-import http.client
 import json
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +19,7 @@ from django.test import Client
 from matches.models import User
 from scoresheet import urls as project_urls
 
-from .servers import ROOT, Cluster, Gunicorn, free_port, postgresql_bin, production_env
+from .servers import exchange, free_port
 
 DETAIL = "The database cannot be reached right now: try again in a moment."
 
@@ -158,61 +155,17 @@ def test_the_page_speaks_the_persons_language(unreachable):
 # the tests do not make; the pages' answer is checked in the process above.
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    if connection.vendor != "postgresql" or postgresql_bin() is None:
-        pytest.skip("needs PostgreSQL's own programs (bin/test runs this on PostgreSQL)")
-    cluster = Cluster()
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=ROOT,
-            env=production_env(cluster.url),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture(scope="module")
-def server(cluster):
-    server = Gunicorn(cluster.url, workers=2, threads=2, env={"RATE_LIMIT_GUEST": ""})
-    try:
-        yield server.wait_ready()
-    finally:
-        server.stop()
-
-
-def ask(port, method, path, body=None, headers=None):
-    """(status, headers, body) of one request on its own connection."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        headers = {"Host": "127.0.0.1", **(headers or {})}
-        payload = None
-        if body is not None:
-            payload = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=payload, headers=headers)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
-
-
 def test_postgresql_stopped_under_gunicorn_answers_503(cluster, server):
     port = server.port
-    status, _headers, body = ask(port, "POST", "/api/auth/guest/", {"name": "Ana"})
+    status, _headers, body = exchange(port, "POST", "/api/auth/guest/", {"name": "Ana"})
     assert status == 201, body
     token = {"Authorization": f"Token {json.loads(body)['token']}"}
     seats = {"a1": "Ana", "a2": "Rui", "b1": "Zé", "b2": "Maria"}
-    status, _headers, body = ask(port, "POST", "/api/matches/", {"seats": seats}, token)
+    status, _headers, body = exchange(port, "POST", "/api/matches/", {"seats": seats}, token)
     assert status == 201, body
     match = json.loads(body)
     for _ in range(4):  # every worker's thread holds an open connection now, most likely
-        assert ask(port, "GET", f"/api/matches/{match['id']}/", headers=token)[0] == 200
+        assert exchange(port, "GET", f"/api/matches/{match['id']}/", headers=token)[0] == 200
 
     cluster.stop()
 
@@ -223,7 +176,7 @@ def test_postgresql_stopped_under_gunicorn_answers_503(cluster, server):
         ("POST", "/api/auth/guest/", {"name": "Bia"}),
     ] * 2
     for method, path, body in api:
-        status, headers, answer = ask(port, method, path, body, token)
+        status, headers, answer = exchange(port, method, path, body, token)
         assert status == 503, (method, path, status, answer[:300])
         assert headers["Content-Type"] == "application/json"
         assert json.loads(answer) == {"detail": DETAIL}
