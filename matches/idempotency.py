@@ -13,12 +13,12 @@ import re
 from datetime import timedelta
 
 from django.db import transaction
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import IdempotentRequest
+from .views.answers import outside_view
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[\x20-\x7e]{1,64}")  # 1 to 64 printable ASCII characters
@@ -56,12 +56,6 @@ def fingerprint(request) -> str:
     return digest.hexdigest()
 
 
-def refuse(request, message, status):
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=status)
-    return render(request, "problem.html", {"message": message}, status=status)
-
-
 def replay(kept) -> HttpResponse:
     response = HttpResponse(bytes(kept.body), status=kept.status)
     for name, value in kept.headers.items():
@@ -78,7 +72,7 @@ def idempotency(get_response):
         if key is None or request.method not in WRITES:
             return get_response(request)
         if not KEY.fullmatch(key):
-            return refuse(
+            return outside_view(
                 request, _("The Idempotency-Key must be 1 to 64 printable ASCII characters."), 400
             )
         who = caller(request)
@@ -94,7 +88,7 @@ def idempotency(get_response):
             if kept.created < timezone.now() - KEPT_FOR:
                 kept.fingerprint, kept.status, kept.created = sent, None, timezone.now()
             if kept.fingerprint != sent:
-                return refuse(
+                return outside_view(
                     request,
                     _(
                         "This Idempotency-Key was sent with another request: send a new key "

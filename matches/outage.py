@@ -19,12 +19,12 @@ import sys
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
-from django.http import JsonResponse
-from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.log import log_response
 from django.utils.translation import gettext as _
 from django.views import defaults
+
+from .views.answers import outside_view
 
 # Seconds: a restarting PostgreSQL is usually back within a few.
 RETRY_AFTER = 5
@@ -39,11 +39,7 @@ def answer(request, error):
     The page is drawn as for someone signed out and with no messages: both would be
     read from the database."""
     message = _("The database cannot be reached right now: try again in a moment.")
-    if request.path_info.startswith("/api/"):
-        response = JsonResponse({"detail": message}, status=503)
-    else:
-        context = {"message": message, "user": AnonymousUser(), "messages": ()}
-        response = render(request, "problem.html", context, status=503)
+    response = outside_view(request, message, 503, user=AnonymousUser(), messages=())
     response["Retry-After"] = str(RETRY_AFTER)
     add_never_cache_headers(response)
     # Logged here, Django leaves out its own line for this response (and its traceback).

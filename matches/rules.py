@@ -382,8 +382,7 @@ def enter(
     and the other cell reads 0. A cell already filled is refused as already
     recorded, so a double tap or two phones at once count nothing twice.
     """
-    if side not in SIDES:
-        raise InvalidInput(_("The side must be a or b."))
+    side = check_side(side)
     deal = deal or Deal()
     games = check_games(games, pending)
     check_sweep(games, sweep)

@@ -88,11 +88,17 @@ def page_not_found(request, exception=None):
     )
 
 
+def outside_view(request, message, status, **context):
+    """A refusal given outside any view (a middleware, Django's own handlers): JSON
+    under /api/, else the small problem page."""
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status)
+    return render(request, "problem.html", {"message": message, **context}, status=status)
+
+
 def bad_request(request, exception=None):
     """Django's own refusals: a body over the size limit, a malformed request."""
     message = _("This request was too large or malformed, so nothing was done.")
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=400)
-    if getattr(request, "htmx", False):  # absent when a middleware refused the request early
-        return alert(request, message, 400)
-    return render(request, "problem.html", {"message": message}, status=400)
+    if getattr(request, "htmx", False) and not request.path_info.startswith("/api/"):
+        return alert(request, message, 400)  # request.htmx is absent when refused early
+    return outside_view(request, message, 400)
