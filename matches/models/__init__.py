@@ -22,7 +22,7 @@ from .match import Match
 from .nights import Night
 from .people import User
 from .queries import MatchQuerySet, seat_side
-from .rows import Deal, Event, IdempotentRequest, RevokeNote, Seat, row_state
+from .rows import Deal, Event, IdempotentRequest, RevokeNote, Seat, SeatRequest, row_state
 
 __all__ = [
     "SEAT_CHOICES",
@@ -37,6 +37,7 @@ __all__ = [
     "NotFound",
     "RevokeNote",
     "Seat",
+    "SeatRequest",
     "User",
     "clean_name",
     "clean_night_name",

@@ -21,6 +21,9 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
+    # A link the host hands out for this one seat, so its player gets back in from
+    # another browser; empty while there is none. Taking the seat by it spends it.
+    link_token = models.CharField(max_length=43, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -44,6 +47,9 @@ class Deal(models.Model):
     a = models.PositiveSmallIntegerField(null=True, blank=True)
     b = models.PositiveSmallIntegerField(null=True, blank=True)
     sweep = models.BooleanField(default=False)
+    # Dealt again with nothing scored (a weak hand called, a misdeal): a row of its own,
+    # so the deal passes on to the next dealer.
+    redeal = models.BooleanField(default=False)
     a_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -91,7 +97,9 @@ class Event(models.Model):
 
     START, JOIN, ENTRY, UNDO, CORRECTION = "start", "join", "entry", "undo", "correction"
     END, NOTE, NOTE_WITHDRAWN, RENEW = "end", "note", "note_withdrawn", "renew_links"
-    REMATCH = "rematch"
+    REMATCH, REDEAL = "rematch", "redeal"
+    SEAT_FREED, SEAT_LINK, SEAT_ASKED = "seat_freed", "seat_link", "seat_asked"
+    SEAT_GIVEN, SEAT_REFUSED = "seat_given", "seat_refused"
     ACTIONS = [
         (START, _("started the match")),
         (JOIN, _("took a seat")),
@@ -103,8 +111,14 @@ class Event(models.Model):
         (NOTE_WITHDRAWN, _("withdrew a note")),
         (RENEW, _("renewed the links")),
         (REMATCH, _("started a rematch")),
+        (REDEAL, _("recorded a redeal")),
+        (SEAT_FREED, _("freed a seat")),
+        (SEAT_LINK, _("made a link for a seat")),
+        (SEAT_ASKED, _("asked for a seat back")),
+        (SEAT_GIVEN, _("gave a seat back")),
+        (SEAT_REFUSED, _("turned down a request for a seat")),
     ]
-    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION)
+    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL)
 
     match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField(default=timezone.now)
@@ -146,6 +160,34 @@ class RevokeNote(models.Model):
 
     def __str__(self):
         return self.text
+
+
+class SeatRequest(models.Model):
+    """Someone asking for a seat back (a new browser, a cleared phone): a member of the
+    table or the host approves or turns it down."""
+
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="seat_requests")
+    position = models.CharField(max_length=2, choices=SEAT_CHOICES)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+    approved = models.BooleanField(null=True, blank=True)  # None while nobody has answered
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=Q(answered_at__isnull=True),
+                name="one_open_seat_request_per_person",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} asks for {self.position}"
 
 
 def row_state(deal: rules.Deal) -> dict:
