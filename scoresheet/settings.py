@@ -6,6 +6,7 @@ project. Production sets DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -55,6 +56,26 @@ def envlist(name, default):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def envorigin(name):
+    """An address such as http://192.168.1.20:8000: a scheme and a host, perhaps a port."""
+    value = os.environ.get(name, "").strip().rstrip("/")
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    try:
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError:
+        parts = None
+    if not (
+        parts
+        and parts.scheme in ("http", "https")
+        and parts.hostname
+        and not (parts.path or parts.query or parts.fragment or parts.username)
+    ):
+        raise ImproperlyConfigured(f"{name} must look like http://192.168.1.20:8000, not {value!r}")
+    return value
+
+
 DEBUG = envbool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
@@ -62,6 +83,14 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+# The address the phones at the table reach this server by (bin/run --lan sets it to
+# the machine's Wi-Fi address): join, seat and watch links and their QR codes name it,
+# whatever address the host's own browser used. It is a host and an origin of ours.
+PUBLIC_URL = envorigin("PUBLIC_URL")
+if PUBLIC_URL:
+    _public_host = urlsplit(PUBLIC_URL).hostname
+    ALLOWED_HOSTS.append(f"[{_public_host}]" if ":" in _public_host else _public_host)
+    CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
 # How many proxies of our own stand in front (nginx, a load balancer). Anyone can
 # write X-Forwarded-For and X-Forwarded-Proto, so they are believed only when this
 # says a proxy is there to write them: 0, the default, means nobody.
