@@ -49,6 +49,35 @@ class MatchQuerySet(models.QuerySet):
             row = cursor.fetchone()
         return row[0] if row else None
 
+    def newest_rubber(self, **lookup) -> tuple[int, int] | None:
+        """The newest rubber of the chain that starts at the match ``lookup`` names
+        (``pk=`` or ``watch_token=``), following each rubber's next (``following``)
+        to the last: its ``(pk, version)``, or None without such a match.
+
+        One statement however long the night: a recursive walk along ``previous``
+        (unique, so indexed). The chain, not the night, is what counts: a night may
+        hold rubbers started on their own (the API's ``night``) beside a chain."""
+        ((name, value),) = lookup.items()
+        meta = self.model._meta
+        column = (meta.pk if name == "pk" else meta.get_field(name)).column
+        table, pk = meta.db_table, meta.pk.column
+        previous = meta.get_field("previous").column
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(
+                f"""
+                WITH RECURSIVE chain (id, version, depth) AS (
+                    SELECT "{pk}", "version", 0 FROM "{table}" WHERE "{column}" = %s
+                    UNION ALL
+                    SELECT rubber."{pk}", rubber."version", chain.depth + 1
+                    FROM "{table}" rubber JOIN chain ON rubber."{previous}" = chain.id
+                )
+                SELECT id, version FROM chain ORDER BY depth DESC LIMIT 1
+                """,
+                [value],
+            )
+            row = cursor.fetchone()
+        return (row[0], row[1]) if row else None
+
     # History and standings ------------------------------------------------
 
     RESULTS = ("won", "lost", "ended", "in_play")
