@@ -360,14 +360,18 @@ def join(request, id):
 @endpoint("GET", "watch_match", "Follow a match read-only", "matches", parameters=[IF_NONE_MATCH])
 @anyone()
 def watch(request, watch_token):
-    """No sign-in: the watch link's token is enough. Never shows the tokens."""
-    match = Match.objects.filter(watch_token=watch_token).only("id", "version").first()
-    if match is None:
+    """No sign-in: the watch link's token is enough. Never shows the tokens. The link
+    follows its night: once the next rubber has started, it shows that one (its ETag
+    names the rubber too, so a new rubber is never a 304)."""
+    newest = Match.objects.newest_rubber(watch_token=watch_token)
+    if newest is None:
         raise NotFound(_("This watch link is not valid: ask the host for the new one."))
-    unchanged = conditional.not_modified(request, _etag(match, hosting=False), vary=VARY)
+    tag = conditional.etag(f"{newest[1]}-{conditional.watching(newest[0])}")
+    unchanged = conditional.not_modified(request, tag, vary=VARY)
     if unchanged is not None:
         return unchanged
-    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk), watching=True)
+    response = _sheet(request, Match.objects.for_sheet().get(pk=newest[0]), watching=True)
+    return conditional.validators(response, tag, vary=VARY)
 
 
 @answers(200, s.MatchSerializer, 401, 403, 404)

@@ -18,6 +18,13 @@ def etag(version, viewer="") -> str:
     return f'"{version}"'
 
 
+def watching(rubber) -> str:
+    """Who looks, in a watch link's ETag: a watch screen, on this rubber (its pk).
+    A watch link follows its night, and the next rubber's version starts again
+    from 1: the version alone could answer 304 to a screen showing the last one."""
+    return f"w{rubber}"
+
+
 def validators(response, tag, *, vary=()):
     """Mark a sheet's response with its ETag. Each person's sheet is their own: no
     shared cache keeps it, and the phone asks again every time, cheaply."""

@@ -408,7 +408,7 @@ def test_watch_link_shows_the_sheet_without_sign_in_or_tokens(api_as, match, ana
     assert body["deals"][0]["a"] == 1
     assert "join_token" not in body
     assert "watch_token" not in body
-    assert response["ETag"] == f'"{match.version}"'
+    assert response["ETag"] == f'"{match.version}-w{match.pk}"'  # the rubber too: it follows
     again = api_as().get(f"/api/watch/{match.watch_token}/", HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304
 

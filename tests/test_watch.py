@@ -22,23 +22,20 @@ def test_the_watch_view_has_no_forms_for_the_sheet(match, ana):
 
     for part in ("/entries/", "/undo/", "/end/", "/notes/", "/renew/", "/deals/", "/calculator/"):
         assert part not in page
-    assert f'hx-get="/watch/{match.watch_token}/sheet/"' in page
+    assert f'hx-get="/watch/{match.watch_token}/sheet/?rubber={match.pk}"' in page
 
 
 def test_the_watch_poll_uses_its_own_etag(match, ana):
-    response = browser().get(f"/watch/{match.watch_token}/sheet/", **HTMX)
+    poll = f"/watch/{match.watch_token}/sheet/?rubber={match.pk}"
+    response = browser().get(poll, **HTMX)
     assert response.status_code == 200
-    assert response["ETag"] == f'"{match.version}-w-en"'
+    assert response["ETag"] == f'"{match.version}-w{match.pk}-en"'
 
-    unchanged = browser().get(
-        f"/watch/{match.watch_token}/sheet/", HTTP_IF_NONE_MATCH=response["ETag"], **HTMX
-    )
+    unchanged = browser().get(poll, HTTP_IF_NONE_MATCH=response["ETag"], **HTMX)
     assert unchanged.status_code == 304
 
     match.record(ana, deal=1, side="a", games=1)
-    changed = browser().get(
-        f"/watch/{match.watch_token}/sheet/", HTTP_IF_NONE_MATCH=response["ETag"], **HTMX
-    )
+    changed = browser().get(poll, HTTP_IF_NONE_MATCH=response["ETag"], **HTMX)
     assert changed.status_code == 200
     assert '<span class="cell">1</span><span class="by">Ana</span>' in text(changed)
 

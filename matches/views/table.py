@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, limits, posted, rules
 from ..forms import GuestForm, JoinForm, NewMatchForm
@@ -107,36 +108,51 @@ def _watch_link_gone():
 
 @require_GET
 def watch(request, token):
-    match = Match.objects.for_sheet().filter(watch_token=token).first()
-    if match is None:
+    """A shared screen's sheet. The link follows its night: it shows the newest rubber
+    of the chain that starts at the link's match, so nobody re-points the screen."""
+    newest = Match.objects.newest_rubber(watch_token=token)
+    if newest is None:
         return not_found(request, _watch_link_gone())
-    context = sheet_context(request, read(match, watching=True))
+    match = Match.objects.for_sheet().get(pk=newest[0])
+    context = sheet_context(request, read(match, watching=True), watch_token=token)
     return _with_etag(render(request, "matches/watch.html", context), context)
 
 
 def _watch_etag(request, token):
-    version = Match.objects.version(watch_token=token)
-    return None if version is None else conditional.etag(version, "w")
+    newest = Match.objects.newest_rubber(watch_token=token)
+    return None if newest is None else conditional.etag(newest[1], conditional.watching(newest[0]))
 
 
 @require_GET
 @condition(etag_func=_watch_etag)
 def watch_sheet(request, token):
-    """The watch screen's poll: 304 while unchanged (``condition``), else the fragment."""
-    match = Match.objects.for_sheet().filter(watch_token=token).first()
-    if match is None:
+    """The watch screen's poll: 304 while unchanged (``condition``), else the fragment.
+    Once the next rubber has started (the screen says which it shows in ``rubber``),
+    htmx loads the watch page again in place (HX-Location): the new sheet, heading
+    and title. A fragment would not do: app.js never swaps in a sheet with a lower
+    version, and a new rubber starts again from 1."""
+    newest = Match.objects.newest_rubber(watch_token=token)
+    if newest is None:
         return not_found(request, _watch_link_gone())
-    return _sheet_fragment(request, read(match, watching=True))
+    if request.htmx and request.GET.get("rubber") != str(newest[0]):
+        return HttpResponseLocation(reverse("watch", args=[token]))
+    match = Match.objects.for_sheet().get(pk=newest[0])
+    context = sheet_context(request, read(match, watching=True), watch_token=token)
+    return _with_etag(render(request, "matches/match.html#sheet", context), context)
 
 
 # The sheet ----------------------------------------------------------------------
 
 
-def sheet_context(request, sheet):
-    """What the sheet's templates need beside the reading: its links and its poll."""
+def sheet_context(request, sheet, *, watch_token=None):
+    """What the sheet's templates need beside the reading: its links and its poll.
+    A watch screen polls with the link it was opened with (``watch_token``), which
+    follows the night, and says which rubber it shows."""
     match = sheet.match
     if sheet.watching:
-        viewer, poll_url = "w", reverse("watch_sheet", args=[match.watch_token])
+        viewer = conditional.watching(match.pk)
+        poll_url = reverse("watch_sheet", args=[watch_token or match.watch_token])
+        poll_url = f"{poll_url}?{urlencode({'rubber': match.pk})}"
     else:
         viewer = f"u{request.user.pk}"
         signature = signing.dumps([match.pk, request.user.pk], salt=POLL_SALT)
@@ -228,8 +244,28 @@ def sheet(request, pk):
         if unchanged is not None:
             return unchanged
     sheet = read(_match_for_viewer(request, pk), request.user)
+    following = _rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
+    if following is not None:
+        # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
+        # match #queue names, read once as the page loads, and the service worker
+        # keeps the sheets of page loads for a phone gone offline.
+        return HttpResponseClientRedirect(reverse("match", args=[following]))
     context = sheet_context(request, sheet)
     return _with_etag(render(request, "matches/match.html#sheet", context), context)
+
+
+def _rubber_to_follow(request, sheet):
+    """Where a phone whose rubber has a next goes by itself: the newest rubber of the
+    chain it may see (a phone asleep through two rematches goes to the last), else
+    the next one; None if neither, and it keeps the old sheet with its link."""
+    newest = Match.objects.newest_rubber(pk=sheet.next)
+    candidates = [newest[0], sheet.next] if newest else [sheet.next]
+    seen = set(
+        Match.objects.visible_to(request.user)
+        .filter(pk__in=candidates)
+        .values_list("pk", flat=True)
+    )
+    return next((pk for pk in candidates if pk in seen), None)
 
 
 def act(request, pk, change, *, notice=None):
