@@ -7,11 +7,20 @@ their queries stay flat however many rubbers there are.
 from dataclasses import dataclass, field
 
 from django.db import models
-from django.db.models import Case, Count, F, FilteredRelation, Q, Sum, Value, When
-from django.db.models.functions import Cast, Concat, Greatest, Least
+from django.db.models import Case, Count, F, FilteredRelation, Min, Q, Sum, Value, When
+from django.db.models.functions import Cast, Concat, Greatest, Least, LPad
 
 from . import rules
 from .models import Match, Seat, seat_side
+
+
+
+def pair_name(players) -> str:
+    """A pair by its two players' names in seat order (x1 & x2), as the sheet names a
+    side: one rule for a rubber, the night's tally and the standings. A pair that sat
+    both ways goes by the way it sat in its first rubber."""
+    return " & ".join(players)
+
 
 # A night's tally ------------------------------------------------------------------
 
@@ -72,7 +81,7 @@ def tally(rubbers) -> dict:
             pair = frozenset(keys)
             if pair not in pairs:
                 names = [players[key].name for key in keys]
-                pairs[pair] = PairStanding(name=" & ".join(names), players=names)
+                pairs[pair] = PairStanding(name=pair_name(names), players=names)
             pairs[pair].count(match, side)
 
     def order(standing):
@@ -185,11 +194,28 @@ def standings(rubbers) -> Standings:
     def pair(first, second):
         return Concat(Least(first, second), Value(PAIR_JOIN), Greatest(first, second))
 
+    def turned(first, second):
+        # "1" when the pair's first seat holds the player its key names second.
+        return Case(When(**{f"{first}__gt": F(second)}, then=Value("1")), default=Value("0"))
+
+    def first_seating(key):
+        # The pair's first rubber here (the lowest id, padded to sort as text) and
+        # whether it sat turned in it: the last character of the smallest.
+        rubber = LPad(Cast("pk", models.CharField()), 20, Value("0"))
+        return Min(
+            Case(
+                When(pair_a=F(key), then=Concat(rubber, "turned_a")),
+                default=Concat(rubber, "turned_b"),
+                output_field=models.CharField(),
+            )
+        )
+
     meetings = (
         Match.objects.filter(pk__in=rubbers)
         .annotate(**{f"seat_{position}": seat_at(position) for position in rules.SEATS})
         .annotate(**{position: player_key(f"seat_{position}") for position in rules.SEATS})
         .annotate(pair_a=pair("a1", "a2"), pair_b=pair("b1", "b2"))
+        .annotate(turned_a=turned("a1", "a2"), turned_b=turned("b1", "b2"))
         .annotate(one=Least("pair_a", "pair_b"), two=Greatest("pair_a", "pair_b"))
         .values("one", "two")
         .annotate(
@@ -201,19 +227,24 @@ def standings(rubbers) -> Standings:
                 "pk", filter=Q(winner="a", pair_a=F("two")) | Q(winner="b", pair_b=F("two"))
             ),
             ended_early=Count("pk", filter=Q(status=Match.ENDED)),
+            one_seating=first_seating("one"),
+            two_seating=first_seating("two"),
         )
         .order_by()
     )
 
-    def pair_name(key):
+    def named(key, seating):
         players = [names.get(player, player[1:]) for player in key.split(PAIR_JOIN)]
-        return " & ".join(sorted(players, key=str.casefold))
+        return pair_name(reversed(players) if seating.endswith("1") else players)
 
     head_to_head = []
     for row in meetings:
-        # Named alphabetically, each pair's names and the two pairs alike.
+        # The two pairs in alphabetical order of their names.
         sides = sorted(
-            [(pair_name(row["one"]), row["one_won"]), (pair_name(row["two"]), row["two_won"])],
+            [
+                (named(row["one"], row["one_seating"]), row["one_won"]),
+                (named(row["two"], row["two_seating"]), row["two_won"]),
+            ],
             key=lambda side: side[0].casefold(),
         )
         head_to_head.append(

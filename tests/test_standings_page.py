@@ -55,7 +55,7 @@ def test_pair_against_pair(rubbers, rui):
     page = text(browser(rui).get("/standings/"))
     pairs = page[page.index('id="pairs-title"') :]
     assert "Ana &amp; Rui 2</span>" in pairs
-    assert "0 Maria &amp; Zé" in pairs
+    assert "0 Zé &amp; Maria" in pairs
     assert "1 ended early" in pairs
 
 
