@@ -14,7 +14,6 @@ from . import rules
 from .models import Match, Seat, seat_side
 
 
-
 def pair_name(players) -> str:
     """A pair by its two players' names in seat order (x1 & x2), as the sheet names a
     side: one rule for a rubber, the night's tally and the standings. A pair that sat
