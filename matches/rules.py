@@ -277,18 +277,23 @@ def calculate(
 
 @dataclass(frozen=True)
 class Deal:
-    """One row of the sheet: the games each side entered (None while empty)."""
+    """One row of the sheet: the games each side entered (None while empty).
+
+    A redeal is a row of its own with both cells empty: the deal was dealt again
+    with nothing scored. It is complete (the deal passes on) and worth nothing.
+    """
 
     a: int | None = None
     b: int | None = None
     sweep: bool = False
+    redeal: bool = False
 
     def cell(self, side: str) -> int | None:
         return self.a if side == "a" else self.b
 
     @property
     def complete(self) -> bool:
-        return self.a is not None and self.b is not None
+        return self.redeal or (self.a is not None and self.b is not None)
 
     @property
     def tie(self) -> bool:
@@ -312,10 +317,14 @@ class Deal:
 
 
 def pending_extra(deals: Sequence[Deal]) -> int:
-    """Extra games the deal after these is worth: one per tie in a row just before it."""
+    """Extra games the deal after these is worth: one per tie in a row just before it.
+
+    A redeal neither adds one nor breaks the run: the cards were dealt again, and
+    the tie's extra still goes to whoever wins the next deal played.
+    """
     extra = 0
     for deal in reversed(deals):
-        if not deal.complete:
+        if deal.redeal or not deal.complete:
             continue
         if not deal.tie:
             break
@@ -384,6 +393,10 @@ def enter(
     """
     side = check_side(side)
     deal = deal or Deal()
+    if deal.redeal:
+        raise Conflict(
+            _("Deal %(number)s was dealt again: nothing can be entered in it."), number=number
+        )
     games = check_games(games, pending)
     check_sweep(games, sweep)
     mine, theirs = deal.cell(side), deal.cell(other(side))
@@ -426,6 +439,53 @@ def enter(
     return entered
 
 
+def redeal(
+    deal: Deal | None, *, number: int, names: Mapping[str, str] = DEFAULT_SIDE_NAMES
+) -> Deal:
+    """Deal ``number`` dealt again with nothing scored (a weak hand called, a misdeal).
+
+    Only while neither cell is filled: once a side has entered games the deal was
+    played, and its entry must be undone first. A second redeal of the same deal
+    (a double tap, two phones) is refused as already recorded.
+    """
+    deal = deal or Deal()
+    if deal.redeal:
+        raise Conflict(
+            _(
+                "Deal %(number)s was already dealt again: the redeal is on the sheet, "
+                "and nothing was counted twice."
+            ),
+            number=number,
+        )
+    if deal.winner:
+        raise Conflict(
+            _(
+                "Deal %(number)s is already recorded: %(side)s won %(games)s in it, "
+                "so it can't be dealt again."
+            ),
+            number=number,
+            side=names[deal.winner],
+            games=deal.cell(deal.winner),
+        )
+    if deal.tie:
+        raise Conflict(
+            _("Deal %(number)s is already recorded as a tie, so it can't be dealt again."),
+            number=number,
+        )
+    for side in SIDES:
+        if deal.cell(side) is not None:
+            raise Conflict(
+                _(
+                    "Deal %(number)s already has %(games)s for %(side)s, so it can't be "
+                    "dealt again: undo that entry first."
+                ),
+                number=number,
+                games=deal.cell(side),
+                side=names[side],
+            )
+    return Deal(redeal=True)
+
+
 # Rubbers ---------------------------------------------------------------------
 
 
@@ -446,7 +506,7 @@ def running_totals(deals: Sequence[Deal]) -> list[dict[str, int]]:
     running = {"a": 0, "b": 0}
     after = []
     for deal in deals:
-        if deal.complete:
+        if deal.complete and not deal.redeal:
             running = {"a": running["a"] + deal.a, "b": running["b"] + deal.b}
         after.append(running)
     return after
@@ -467,7 +527,7 @@ def result(deals: Sequence[Deal], target: int = TARGET) -> Result:
     running = {"a": 0, "b": 0}
     winner = won_at = None
     for number, deal in enumerate(deals, start=1):
-        if not deal.complete:
+        if deal.redeal or not deal.complete:
             continue
         running["a"] += deal.a
         running["b"] += deal.b

@@ -291,14 +291,7 @@ class Match(models.Model):
                     number=number,
                     current=current,
                 )
-            if current > rules.MAX_DEALS:
-                raise rules.Conflict(
-                    _(
-                        "A rubber has %(most)s deals at most, and this one has had them all: "
-                        "end the match and start the next rubber."
-                    ),
-                    most=rules.MAX_DEALS,
-                )
+            self._check_room(current)
             row = (
                 deals[-1]
                 if deals and deals[-1].number == current
@@ -325,6 +318,59 @@ class Match(models.Model):
                 deal=current,
                 before=row_state(before),
                 after={**row_state(after), "side": side},
+            )
+        return row
+
+    def _check_room(self, current) -> None:
+        if current > rules.MAX_DEALS:
+            raise rules.Conflict(
+                _(
+                    "A rubber has %(most)s deals at most, and this one has had them all: "
+                    "end the match and start the next rubber."
+                ),
+                most=rules.MAX_DEALS,
+            )
+
+    def redeal(self, by, *, deal, version=None) -> Deal:
+        """Deal number ``deal`` was dealt again with nothing scored (a weak hand
+        called, a misdeal): any member or the host, while neither cell is filled.
+
+        The redeal is a row of its own, so the deal number moves on and the next
+        dealer in the table's direction deals. Like an entry it must be for the
+        current deal, and a second one for the same deal (a double tap, two phones)
+        is refused as already recorded.
+        """
+        number = rules.read_deal(deal)
+        with transaction.atomic():
+            self._lock()
+            self._require_member_or_host(by, _("record a redeal"))
+            self._check_open()
+            deals = self.deal_list()
+            sheet = [d.as_rule() for d in deals]
+            current = rules.current_deal(sheet)
+            names = self.side_names()
+            if number < current:
+                # Say what that deal already holds (a double tap, a slow phone).
+                rules.redeal(sheet[number - 1], number=number, names=names)
+            if number != current:
+                raise rules.Conflict(
+                    _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
+                    number=number,
+                    current=current,
+                )
+            begun = deals[-1].as_rule() if deals and deals[-1].number == current else None
+            redealt = rules.redeal(begun, number=current, names=names)
+            self._check_room(current)
+            self._check_version(version)
+            row = Deal(match=self, number=current)
+            row.set_cells(redealt)
+            row.save()
+            self._commit(
+                by,
+                Event.REDEAL,
+                sheet=[*sheet, redealt],
+                deal=current,
+                after={"redeal": True},
             )
         return row
 
@@ -362,11 +408,22 @@ class Match(models.Model):
                 None if deal in (None, "") else rules.read_deal(deal),
                 None if side in (None, "") else rules.check_side(side),
             )
-            latest = (entry.deal, entry.after["side"])
-            if any(
+            redeal = entry.action == Event.REDEAL
+            latest = (entry.deal, None if redeal else entry.after["side"])
+            mismatch = any(
                 given is not None and given != actual
                 for given, actual in zip(meant, latest, strict=True)
-            ):
+            )
+            if mismatch and redeal:
+                raise rules.Conflict(
+                    _(
+                        "The latest entry is now %(name)s's redeal of deal %(number)s, "
+                        "not the one you meant: nothing was undone."
+                    ),
+                    name=self.names().get(entry.by_id) or gettext("someone"),
+                    number=entry.deal,
+                )
+            if mismatch:
                 raise rules.Conflict(
                     _(
                         "The latest entry is now %(name)s's %(games)s for %(side)s in deal "
@@ -380,8 +437,11 @@ class Match(models.Model):
             deals = self.deal_list()
             row = next(deal for deal in deals if deal.number == entry.deal)
             current = row.as_rule()
-            restored = rules.Deal(entry.before["a"], entry.before["b"], entry.before["sweep"])
-            side = entry.after["side"]
+            if redeal:
+                restored = rules.Deal()  # a redeal always has its row to itself
+            else:
+                restored = rules.Deal(entry.before["a"], entry.before["b"], entry.before["sweep"])
+                side = entry.after["side"]
             if restored.a is None and restored.b is None:
                 row.delete()
                 deals.remove(row)

@@ -74,14 +74,14 @@ class Deal(models.Model):
         return f"Deal {self.number}: {self.a}–{self.b}"
 
     def as_rule(self) -> rules.Deal:
-        return rules.Deal(self.a, self.b, self.sweep)
+        return rules.Deal(self.a, self.b, self.sweep, self.redeal)
 
     def by(self, side) -> int | None:
         """Who entered ``side``'s cell."""
         return self.a_by_id if side == "a" else self.b_by_id
 
     def set_cells(self, deal):
-        self.a, self.b, self.sweep = deal.a, deal.b, deal.sweep
+        self.a, self.b, self.sweep, self.redeal = deal.a, deal.b, deal.sweep, deal.redeal
 
     @property
     def complete(self):
@@ -192,7 +192,10 @@ class SeatRequest(models.Model):
 
 def row_state(deal: rules.Deal) -> dict:
     """A deal's cells as the history keeps them."""
-    return {"a": deal.a, "b": deal.b, "sweep": deal.sweep}
+    state = {"a": deal.a, "b": deal.b, "sweep": deal.sweep}
+    if deal.redeal:
+        state["redeal"] = True
+    return state
 
 
 class IdempotentRequest(models.Model):
