@@ -213,7 +213,7 @@ def check_points(points: object) -> int:
     points = whole_number(points, _("Points"), 0, DECK_POINTS)
     if points in UNREACHABLE_POINTS:
         raise InvalidInput(
-            _("%(points)s points can't happen: no set of cards adds up to 1 or 119."),
+            _("Card points can't be %(points)s: no set of cards adds up to 1 or 119."),
             points=points,
         )
     return points

@@ -43,8 +43,8 @@ def test_works_with_a_signed_in_session_without_csrf(client, ana):
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"points": 1}, "1 points can't happen: no set of cards adds up to 1 or 119."),
-        ({"points": 119}, "119 points can't happen: no set of cards adds up to 1 or 119."),
+        ({"points": 1}, "Card points can't be 1: no set of cards adds up to 1 or 119."),
+        ({"points": 119}, "Card points can't be 119: no set of cards adds up to 1 or 119."),
         ({"points": 121}, "Points must be a whole number from 0 to 120."),
         ({"points": -5}, "Points can't be negative: the sheet only goes upward."),
         ({"points": 10**40}, "Points must be a whole number from 0 to 120."),
