@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import rules
-from .models import Match, User
+from .models import Event, Match, User
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class Row:
     complete: bool
     tie: bool
     sweep: bool
+    redeal: bool  # dealt again: nothing scored, the deal passed on
     dealer: str  # the seat
     dealer_name: str
 
@@ -80,13 +81,30 @@ class Row:
 
 @dataclass(frozen=True)
 class Undo:
-    """The entry undo would take back."""
+    """The entry undo would take back: games in a side's column, or a redeal (which
+    has no side and no games)."""
 
     deal: int
-    side: str
-    label: str
-    games: int
+    side: str  # empty for a redeal, so the undo form posts no side
+    label: str | None
+    games: int | None
     by: str
+    redeal: bool = False
+
+    @property
+    def text(self) -> str:
+        """What the undo button says."""
+        if self.redeal:
+            return _("Undo %(name)s's redeal of deal %(number)s") % {
+                "name": self.by,
+                "number": self.deal,
+            }
+        return _("Undo %(name)s's %(games)s for %(label)s in deal %(number)s") % {
+            "name": self.by,
+            "games": self.games,
+            "label": self.label,
+            "number": self.deal,
+        }
 
 
 @dataclass(frozen=True)
@@ -144,6 +162,18 @@ class Sheet:
     @property
     def may_correct(self) -> bool:
         return self.hosting and self.status != Match.ENDED and bool(self.rows)
+
+    @property
+    def may_redeal(self) -> bool:
+        """The viewer may record that the current deal was dealt again: while it is in
+        play and neither cell of the current deal is filled."""
+        return (
+            self.acting
+            and self.in_play
+            and self.current is not None
+            and self.current <= rules.MAX_DEALS
+            and all(side.entered is None for side in self.sides)
+        )
 
     @property
     def may_end(self) -> bool:
@@ -284,6 +314,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
                 complete=deal.complete,
                 tie=deal.tie,
                 sweep=deal.sweep,
+                redeal=deal.redeal,
                 dealer=match.dealer(deal.number),
                 dealer_name=seat_names[match.dealer(deal.number)],
             )
@@ -294,14 +325,12 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     if acting and match.status != Match.ENDED:
         latest = match.latest_entry()
         if latest is not None and (latest.by_id == user.pk or hosting):
-            side = latest.after["side"]
-            undo = Undo(
-                deal=latest.deal,
-                side=side,
-                label=labels[side],
-                games=latest.after[side],
-                by=names.get(latest.by_id) or _("someone"),
-            )
+            by = names.get(latest.by_id) or _("someone")
+            if latest.action == Event.REDEAL:
+                undo = Undo(latest.deal, "", None, None, by, redeal=True)
+            else:
+                side = latest.after["side"]
+                undo = Undo(latest.deal, side, labels[side], latest.after[side], by)
 
     notes = [
         Note(

@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<id:pk>/sheet/", table.sheet, name="sheet"),
     path("matches/<id:pk>/entries/", table.entry, name="entry"),
     path("matches/<id:pk>/undo/", table.undo, name="undo"),
+    path("matches/<id:pk>/redeal/", table.redeal, name="redeal"),
     path("matches/<id:pk>/deals/", table.corrections, name="corrections"),
     path("matches/<id:pk>/deals/<id:number>/", table.correct, name="correct"),
     path("matches/<id:pk>/end/", table.end, name="end"),

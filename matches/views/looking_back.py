@@ -230,6 +230,8 @@ def rubber(request, pk):
 
 
 def _cells(state):
+    if state and state.get("redeal"):
+        return _("redealt")
     if not state or "a" not in state:
         return ""
 

@@ -318,6 +318,25 @@ def undo(request, pk):
 
 
 @require_POST
+@posted.only("deal", "version", refuse=bad_form)
+def redeal(request, pk):
+    """The current deal was dealt again with nothing scored; the next player deals."""
+    deal = request.POST.get("deal")
+    seen = request.POST.get("version") or None
+    try:
+        number = rules.read_deal(deal)
+    except rules.Refusal:
+        number = deal  # refused by the match below, so never shown
+    return act(
+        request,
+        pk,
+        lambda match: match.redeal(request.user, deal=deal, version=seen),
+        notice=_("Deal %(number)s dealt again: nothing scored, the next player deals.")
+        % {"number": number},
+    )
+
+
+@require_POST
 @posted.only("a", "b", "sweep", "version", refuse=bad_form)
 def correct(request, pk, number):
     cells = request.POST
