@@ -407,6 +407,18 @@ def undo(request, id):
 
 
 @answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "redeal", "Record a redeal", "playing", s.RedealSerializer)
+def redeal(request, id):
+    """The current deal was dealt again (a weak hand called, a misdeal): nothing is
+    scored, and the deal passes to the next dealer in the table's direction. A member
+    or the host, while neither cell of the deal is filled; undone by undo like an
+    entry."""
+    return _act(
+        request, id, lambda match, **data: match.redeal(request.user, **data), s.RedealSerializer
+    )
+
+
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
 @endpoint("PUT", "correct_deal", "Correct a deal", "playing", s.CorrectionSerializer)
 def correct(request, id, number):
     """The host sets both cells of a deal at once, under the same rules."""

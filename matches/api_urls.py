@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:id>/links/", api.renew_links, name="api-renew-links"),
     path("matches/<int:id>/entries/", api.entries, name="api-entries"),
     path("matches/<int:id>/undo/", api.undo, name="api-undo"),
+    path("matches/<int:id>/redeal/", api.redeal, name="api-redeal"),
     path("matches/<int:id>/deals/<int:number>/", api.correct, name="api-correct"),
     path("matches/<int:id>/notes/", api.notes, name="api-notes"),
     path("matches/<int:id>/notes/<int:note_id>/", api.note, name="api-note"),

@@ -28,6 +28,7 @@ CSV_COLUMNS = [
     "sweep",
     "total_a",
     "total_b",
+    "redeal",  # last, so the columns before it keep their places
 ]
 
 # A spreadsheet runs a cell starting with one of these as a formula.
@@ -72,6 +73,7 @@ def deal_rows(matches):
                 _flag(deal.sweep),
                 totals["a"],
                 totals["b"],
+                _flag(deal.redeal),
             ]
 
 

@@ -303,6 +303,13 @@ class UndoSerializer(Seen):
     side = Choice(SIDE_CHOICES, rules.check_side, required=False, allow_null=True, default=None)
 
 
+class RedealSerializer(Seen):
+    deal = Number(
+        rules.read_deal,
+        help_text="The deal that was dealt again: the current deal, with neither cell filled.",
+    )
+
+
 class CorrectionSerializer(Seen):
     a = Number(rules.read_games)
     b = Number(rules.read_games)
@@ -361,6 +368,9 @@ class DealSerializer(serializers.Serializer):
     complete = serializers.BooleanField()
     tie = serializers.BooleanField()
     sweep = serializers.BooleanField()
+    redeal = serializers.BooleanField(
+        help_text="Dealt again with nothing scored: both cells empty, and the deal passed on."
+    )
     a_by = serializers.CharField(allow_null=True, help_text="Who entered side a's cell.")
     b_by = serializers.CharField(allow_null=True, help_text="Who entered side b's cell.")
 
@@ -443,8 +453,9 @@ class MatchSummarySerializer(serializers.Serializer):
 
 class UndoneSerializer(serializers.Serializer):
     deal = serializers.IntegerField()
-    side = serializers.ChoiceField(SIDE_CHOICES)
-    games = serializers.IntegerField()
+    side = serializers.ChoiceField(SIDE_CHOICES, allow_null=True, help_text="Null for a redeal.")
+    games = serializers.IntegerField(allow_null=True, help_text="Null for a redeal.")
+    redeal = serializers.BooleanField(help_text="The entry is a redeal of the deal.")
     by = serializers.CharField(help_text="Who made the entry.")
 
 
@@ -493,6 +504,7 @@ class MatchSerializer(MatchSummarySerializer):
                     "complete": row.complete,
                     "tie": row.tie,
                     "sweep": row.sweep,
+                    "redeal": row.redeal,
                     "a_by": row.cell("a").by,
                     "b_by": row.cell("b").by,
                 }
@@ -511,8 +523,9 @@ class MatchSerializer(MatchSummarySerializer):
             undo = sheet.undo
             data["undo"] = {
                 "deal": undo.deal,
-                "side": undo.side,
+                "side": undo.side or None,
                 "games": undo.games,
+                "redeal": undo.redeal,
                 "by": undo.by,
             }
         if sheet.hosting:

@@ -201,11 +201,11 @@ def test_sheet_has_the_shape_of_the_contract(api_as, match, ana, ze, maria):
     }
     assert body["deals"] == [
         {"number": 1, "a": 0, "b": 0, "complete": True, "tie": True, "sweep": False,
-         "a_by": "Ana", "b_by": "Ana"},
+         "redeal": False, "a_by": "Ana", "b_by": "Ana"},
         {"number": 2, "a": 0, "b": 2, "complete": True, "tie": False, "sweep": False,
-         "a_by": None, "b_by": "Zé"},
+         "redeal": False, "a_by": None, "b_by": "Zé"},
         {"number": 3, "a": None, "b": 0, "complete": False, "tie": False, "sweep": False,
-         "a_by": None, "b_by": "Maria"},
+         "redeal": False, "a_by": None, "b_by": "Maria"},
     ]  # fmt: skip
     assert body["current_deal"] == 3
     assert body["pending_extra"] == 0

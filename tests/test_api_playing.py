@@ -42,7 +42,7 @@ def test_member_enters_their_own_side(api_as, match, rui):
     body = response.json()
     assert body["deals"] == [
         {"number": 1, "a": 1, "b": 0, "complete": True, "tie": False, "sweep": False,
-         "a_by": "Rui", "b_by": None}
+         "redeal": False, "a_by": "Rui", "b_by": None}
     ]  # fmt: skip
     assert body["sides"]["a"]["games"] == 1
     assert body["current_deal"] == 2

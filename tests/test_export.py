@@ -34,23 +34,28 @@ def test_rubber_csv_has_a_row_per_deal_with_running_totals(rubbers):
     start = [first.night.name, str(first.pk)]
     assert csv_rows(one(first)) == [
         export.CSV_COLUMNS,
-        [*start, "1", "Ana", "Ana & Rui", "0", "Zé & Maria", "0", "true", "false", "0", "0"],
-        [*start, "2", "Zé", "Ana & Rui", "3", "Zé & Maria", "0", "false", "false", "3", "0"],
-        [*start, "3", "Rui", "Ana & Rui", "1", "Zé & Maria", "0", "false", "false", "4", "0"],
-    ]
+        [*start, "1", "Ana", "Ana & Rui", "0", "Zé & Maria", "0", "true", "false", "0", "0",
+         "false"],
+        [*start, "2", "Zé", "Ana & Rui", "3", "Zé & Maria", "0", "false", "false", "3", "0",
+         "false"],
+        [*start, "3", "Rui", "Ana & Rui", "1", "Zé & Maria", "0", "false", "false", "4", "0",
+         "false"],
+    ]  # fmt: skip
 
 
 def test_csv_header_names_every_column():
     assert export.CSV_COLUMNS == [
         "night", "match", "deal", "dealer", "side_a", "a", "side_b", "b",
-        "tie", "sweep", "total_a", "total_b",
+        "tie", "sweep", "total_a", "total_b", "redeal",
     ]  # fmt: skip
 
 
 def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
     second = rubbers[1]
     rows = csv_rows(one(second))
-    assert rows[1][4:] == ["Ana & Zé", "0", "Rui & Maria", "4", "false", "true", "0", "4"]
+    assert rows[1][4:] == [
+        "Ana & Zé", "0", "Rui & Maria", "4", "false", "true", "0", "4", "false",
+    ]  # fmt: skip
     waiting = Match.objects.start(ana, SEAT_NAMES, host_seat="a1", night=second.night)
     play(waiting, ana, ("a", 0))
     assert csv_rows(one(waiting))[1][4:] == [
@@ -62,6 +67,7 @@ def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
         "false",
         "0",
         "0",
+        "false",
     ]
 
 
@@ -73,7 +79,7 @@ def test_night_csv_holds_every_rubber_in_order(rubbers):
         (first, "1"), (first, "2"), (first, "3"), (second, "1"), (third, "1"),
         (third, "2"), (fourth, "1"), (fourth, "2"), (fourth, "3"),
     ]  # fmt: skip
-    assert rows[-1][-2:] == ["4", "1"]
+    assert rows[-1][-3:] == ["4", "1", "false"]
 
 
 def test_csv_defuses_names_a_spreadsheet_would_run(ana):

@@ -23,7 +23,8 @@ def test_a_seat_name_is_the_name_the_sheet_shows_everywhere(ana, api_as):
     assert '<span class="cell">1</span><span class="by">Zé</span>' in page
     assert "José" not in page
     assert body["deals"][0]["b_by"] == "Zé"
-    assert body["undo"] == {"deal": 1, "side": "b", "games": 1, "by": "Zé"}  # the host may undo
+    # The host may undo.
+    assert body["undo"] == {"deal": 1, "side": "b", "games": 1, "redeal": False, "by": "Zé"}
     assert "Undo Zé's 1 for Eles in deal 1" in page
 
 
