@@ -24,7 +24,8 @@ class Key:
 
     games: int
     label: str
-    hint: str
+    hint: str  # the band in words, for screen readers
+    band: str  # the band as the key shows it, short enough for a quarter of a phone
     sweep: bool = False
 
 
@@ -202,9 +203,9 @@ def keys(pending: int) -> list[Key]:
         return f"{games}+{pending}={games + pending}" if pending else str(games)
 
     return [
-        Key(0, "0", _("60 or less")),
-        Key(1 + pending, label(1), _("61 to 90")),
-        Key(2 + pending, label(2), _("91 or more")),
+        Key(0, "0", _("60 or less"), "0–60"),
+        Key(1 + pending, label(1), _("61 to 90"), "61–90"),
+        Key(2 + pending, label(2), _("91 or more"), "91–120"),
         Key(
             rules.BANDEIRA_GAMES + pending,
             label(rules.BANDEIRA_GAMES),
@@ -224,6 +225,7 @@ def describe(sides: list[Side], pending: int, marks) -> str:
     words = [text]
     if pending:
         words.append(
+            "bandeira",
             ngettext("%(count)s extra game pending", "%(count)s extra games pending", pending)
             % {"count": pending}
         )

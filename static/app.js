@@ -5,8 +5,11 @@
 (function () {
   "use strict";
 
+  // Whether an htmx event is about the poll: the element that sent the request (a
+  // swap's own detail.elt is the element swapped into).
   function isPoll(detail) {
-    return Boolean(detail.elt && detail.elt.matches("[data-poll]"));
+    var elt = detail.requestConfig ? detail.requestConfig.elt : detail.elt;
+    return Boolean(elt && elt.matches("[data-poll]"));
   }
 
   function dirty(field) {
@@ -21,7 +24,7 @@
     return field.value !== field.defaultValue;
   }
 
-  // Someone is typing in the sheet (a correction, say): a swap now would wipe it.
+  // Someone is typing in the sheet, or in a panel: a swap now would wipe it.
   function busy(sheet) {
     var active = document.activeElement;
     if (active && sheet.contains(active) && active.matches("input:not([type=hidden]), textarea, select")) {
@@ -48,6 +51,9 @@
   }
 
   var openDetails = null;
+  var focused = null; // what had the focus in the sheet before a swap
+  var polled = false; // the swap under way came from the poll
+  var calculated = false; // the swap under way answers an entry from the calculator
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
@@ -68,9 +74,43 @@
     sheet.querySelectorAll("details[id]").forEach(function (details) {
       openDetails[details.id] = details.open;
     });
+    var active = document.activeElement;
+    focused = active && active !== document.body && sheet.contains(active)
+      ? { id: active.id, key: active.dataset.key || null } : null;
+    polled = isPoll(detail);
+    var source = detail.requestConfig && detail.requestConfig.elt;
+    calculated = Boolean(source && source.matches("form[data-calculator]") && detail.xhr.status < 300);
   });
 
-  document.addEventListener("htmx:afterSwap", function () {
+  // The control that was used, or its replacement: the same key of the next deal, the
+  // undo that takes the tap back, or the first key. Never a scroll to reach it.
+  function refocus() {
+    var active = document.activeElement;
+    if (!focused || (active && active !== document.body && document.contains(active))) {
+      return;
+    }
+    var sheet = document.getElementById("sheet");
+    var again = (focused.id && document.getElementById(focused.id)) ||
+      (focused.key && sheet.querySelector('[data-key="' + focused.key + '"]')) ||
+      document.getElementById("undo") ||
+      sheet.querySelector(".keys button, #rematch, .result .button, summary");
+    if (again) {
+      again.focus({ preventScroll: true });
+    }
+  }
+
+  // Another phone's change, said politely: the crosses in words, and the deal on.
+  function announce() {
+    var region = document.getElementById("announce");
+    var words = document.getElementById("crosses-title");
+    if (!region || !words) {
+      return;
+    }
+    var deal = document.getElementById("deal-title");
+    region.textContent = words.textContent + (deal ? " " + deal.textContent + "." : "");
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
     if (!openDetails) {
       return;
     }
@@ -81,6 +121,17 @@
       }
     });
     openDetails = null;
+    refocus();
+    if (polled) {
+      announce();
+      refreshCorrections();
+    }
+    if (calculated) {
+      resetCalculator();
+    }
+    focused = null;
+    polled = false;
+    calculated = false;
   });
 
   // A tap sent again by offline.js came back with the sheet it changed: in it goes,
@@ -94,7 +145,7 @@
     if (theirs !== null && theirs <= parseInt(sheet.dataset.version, 10)) {
       return;
     }
-    window.htmx.swap(sheet, event.detail.html, { swapStyle: "outerHTML" });
+    window.htmx.swap(sheet, event.detail.html, { swapStyle: "morph" });
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -103,6 +154,36 @@
       elt.reset();
     }
   });
+
+  // An entry made from the calculator's answer: the calculator starts afresh for the next deal.
+  function resetCalculator() {
+    var calculator = document.querySelector("#calculator form");
+    if (!calculator) {
+      return;
+    }
+    Array.prototype.forEach.call(calculator.elements, function (field) {
+      if (field.type === "checkbox") {
+        field.checked = false;
+      } else if (field.matches("input[inputmode]")) {
+        field.value = "";
+      }
+    });
+    var cards = document.getElementById("calc-cards");
+    if (cards) {
+      cards.open = false;
+    }
+  }
+
+  // The host's corrections, open while another phone changes the sheet: read again, so
+  // their forms show the new cells and carry the new version; never under the host's typing.
+  function refreshCorrections() {
+    var corrections = document.getElementById("corrections");
+    if (!corrections || !window.htmx || busy(corrections) ||
+        Array.prototype.some.call(corrections.querySelectorAll("input"), dirty)) {
+      return;
+    }
+    window.htmx.ajax("GET", corrections.dataset.src, { target: "#panel", swap: "morph:innerHTML" });
+  }
 
   // Copy buttons stay hidden without a clipboard to copy to.
   function showCopyButtons(root) {

@@ -21,9 +21,10 @@ def test_member_enters_own_side_and_gets_the_fresh_fragment(match, rui):
     assert text(response).lstrip().startswith('<section id="sheet"')
     assert cells(match) == [(1, 0)]
     assert "Deal 2" in text(response)
-    # The old message and the calculator's answer are cleared out of band.
-    assert '<div id="messages" hx-swap-oob="innerHTML"></div>' in text(response)
-    assert '<div id="calc-result" hx-swap-oob="innerHTML"></div>' in text(response)
+    # The old message goes with the sheet it sat in; the calculator's answer is cleared
+    # out of band.
+    assert '<div id="messages" role="alert"></div>' in text(response)
+    assert '<div id="calc-result" role="status" hx-swap-oob="morph"></div>' in text(response)
 
 
 def test_an_entry_reads_the_sheet_once_however_long_the_match(

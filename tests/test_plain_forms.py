@@ -51,7 +51,7 @@ def test_an_entry_and_end_match_with_plain_forms(match, rui, maria):
     sheet = f"/matches/{match.pk}/"
 
     # Rui taps "1" for his side: the page reloads with the entry.
-    response = submit(rui_phone, text(rui_phone.get(sheet)), "1 61 to 90")
+    response = submit(rui_phone, text(rui_phone.get(sheet)), "1 61–90 61 to 90")
     assert response.status_code == 302
     page = text(rui_phone.get(response["Location"]))
     assert '<span class="cell">1</span><span class="by">Rui</span>' in page
@@ -81,10 +81,10 @@ def test_an_entry_and_end_match_with_plain_forms(match, rui, maria):
 def test_a_refusal_without_javascript_comes_back_as_a_message(match, rui):
     phone = browser(rui)
     page = text(phone.get(f"/matches/{match.pk}/"))
-    submit(phone, page, "1 61 to 90")
+    submit(phone, page, "1 61–90 61 to 90")
 
     # The same stale page, tapped again: refused, and said on the sheet.
-    response = submit(phone, page, "1 61 to 90")
+    response = submit(phone, page, "1 61–90 61 to 90")
     assert response.status_code == 302
     page = text(phone.get(response["Location"]))
     assert '<p class="message error">' in page

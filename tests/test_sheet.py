@@ -20,7 +20,7 @@ def sheet_of(user, match):
 
 def fragment(page):
     """The polled fragment only, without the calculator and note form beside it."""
-    return page[page.index('<section id="sheet"') : page.index("<aside>")]
+    return page[page.index('<section id="sheet"') : page.index("<aside")]
 
 
 def crosses(page):
@@ -123,7 +123,9 @@ def test_pending_tie_extras_are_shown_and_offered_on_the_buttons(match, ana, ze)
     page = sheet_of(ana, match)
 
     assert "1 extra game pending: add it to the winner's number." in page
-    assert '<text class="extra" x="120" y="76" text-anchor="middle">+1</text>' in page
+    # A badge between the crosses (x 118..162), clear of both crosses' arm ends (105 and 175).
+    assert '<rect x="118" y="50" width="44" height="30" rx="15"/><text x="140" y="71"' in page
+    assert 'text-anchor="middle">+1</text>' in page
     assert "<span>1+1=2</span>" in page
     assert "<span>2+1=3</span>" in page
     assert "<span>4+1=5</span>" in page

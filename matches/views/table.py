@@ -172,9 +172,9 @@ def _with_etag(response, context):
     return conditional.validators(response, context["etag"])
 
 
-def _sheet_fragment(request, sheet, *, notice=None):
+def _sheet_fragment(request, sheet, *, notice=None, answer_in="#messages", **extra):
     context = sheet_context(request, sheet)
-    context["notice"] = notice
+    context.update(extra, notice=notice, answer_in=answer_in.lstrip("#"))
     template = "matches/match.html#changed" if notice is not None else "matches/match.html#sheet"
     return _with_etag(render(request, template, context), context)
 
@@ -268,11 +268,14 @@ def _rubber_to_follow(request, sheet):
     return next((pk for pk in candidates if pk in seen), None)
 
 
-def act(request, pk, change, *, notice=None):
+def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
     """Run ``change(match)``, one of the match's own methods, on match ``pk`` (a 404
-    for anyone who may not see it) and answer: the sheet read again for htmx (with
-    ``notice`` in the messages), a redirect to the sheet after a plain POST; a
-    refusal becomes its message and changes nothing."""
+    for anyone who may not see it) and answer: the sheet read again for htmx, with
+    ``notice`` in ``answer_in`` (the box beside the control that was used: the keys',
+    the calculator's, the note form's, a correction's row; ``notice`` may be a
+    function of the changed sheet); a redirect to the sheet
+    after a plain POST. A refusal becomes its message in that same box and changes
+    nothing."""
     match = _match_to_change(request, pk)
     try:
         change(match)
@@ -282,12 +285,12 @@ def act(request, pk, change, *, notice=None):
         if notice:
             messages.success(request, notice)
         return redirect("match", pk=pk)
-    changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
-    return _sheet_fragment(request, changed, notice=notice or "")
+    changed = changed or read(Match.objects.for_sheet().get(pk=pk), request.user)
+    return _sheet_fragment(request, changed, notice=notice or "", answer_in=answer_in, **extra)
 
 
 @require_POST
-@posted.only("deal", "side", "games", "sweep", "extra", refuse=bad_form)
+@posted.only("deal", "side", "games", "sweep", "extra", "via", refuse=bad_form)
 def entry(request, pk):
     data = request.POST
 
@@ -306,7 +309,20 @@ def entry(request, pk):
             sweep=rules.ticked(data.get("sweep")),
         )
 
-    return act(request, pk, record)
+    if data.get("via") != "calculator":
+        return act(request, pk, record)
+
+    def recorded(sheet):
+        row = next(row for row in sheet.rows if str(row.number) == data.get("deal"))
+        cell = row.cell(data.get("side"))
+        return _("Recorded: %(games)s for %(label)s in deal %(number)s.") % {
+            "games": cell.games,
+            "label": cell.label,
+            "number": row.number,
+        }
+
+    # From the calculator's answer: confirmed there, where the player is looking.
+    return act(request, pk, record, notice=recorded, answer_in="#calc-result")
 
 
 @require_POST
@@ -411,7 +427,11 @@ def rematch(request, pk):
     try:
         following = match.rematch(request.user, version=request.POST.get("version") or None)
     except rules.Refusal as refusal:
-        return refused(request, refusal, reverse("match", args=[pk]))
+        return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
+    changed = None
+    if callable(notice):  # words that need the sheet as the change left it
+        changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
+        notice = notice(changed)
     return go(request, reverse("match", args=[following.pk]))
 
 
@@ -463,6 +483,9 @@ def invite(request, pk):
 @posted.only("side", "points", "every_trick", *rules.CARD_VALUES, refuse=bad_form)
 def calculator(request, pk):
     """Points or cards to games. It only answers; entering is a separate tap."""
+        # The panel stays open where the host is, the row saying what became of it.
+        answer_in=f"#fix-{number}-result",
+        saved=number,
     sheet = read(_match_for_viewer(request, pk), request.user)
     calc = _calculate(request, sheet)
     status = 400 if calc.get("error") else 200
@@ -495,6 +518,8 @@ def _calculate(request, sheet):
     post = request.POST
     points = post.get("points", "").strip() or None
     counts = {rank: post.get(rank, "").strip() for rank in rules.CARD_VALUES}
+        notice=_("Note added beside the sheet."),
+        answer_in="#note-result",
     cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
     try:
         result = rules.calculate(
