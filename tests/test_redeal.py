@@ -388,7 +388,7 @@ def test_the_rubber_page_shows_the_redeal_and_its_history(match, ze, ana):
     match.undo(ana)
     match.redeal(ze, deal=1)
     page = text(browser(ze).get(f"/history/{match.pk}/"))
-    assert '<td colspan="2" class="redeal">redealt</td>' in page
+    assert '<td colspan="2" class="redealt">redealt</td>' in page
     assert page.count("recorded a redeal · deal 1") == 2
     assert "undid an entry · deal 1: redealt → …–…" in page
 
