@@ -280,7 +280,11 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
     try:
         change(match)
     except rules.Refusal as refusal:
-        return refused(request, refusal, reverse("match", args=[pk]))
+        return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
+    changed = None
+    if callable(notice):  # words that need the sheet as the change left it
+        changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
+        notice = notice(changed)
     if not request.htmx:
         if notice:
             messages.success(request, notice)
@@ -368,6 +372,9 @@ def correct(request, pk, number):
             version=cells.get("version") or None,
         ),
         notice=_("Deal %(number)s corrected.") % {"number": number},
+        # The panel stays open where the host is, the row saying what became of it.
+        answer_in=f"#fix-{number}-result",
+        saved=number,
     )
 
 
@@ -400,6 +407,8 @@ def add_note(request, pk):
             text=note.get("text"),
             deal=note.get("deal", "").strip() or None,
         ),
+        notice=_("Note added beside the sheet."),
+        answer_in="#note-result",
     )
 
 
@@ -483,9 +492,6 @@ def invite(request, pk):
 @posted.only("side", "points", "every_trick", *rules.CARD_VALUES, refuse=bad_form)
 def calculator(request, pk):
     """Points or cards to games. It only answers; entering is a separate tap."""
-        # The panel stays open where the host is, the row saying what became of it.
-        answer_in=f"#fix-{number}-result",
-        saved=number,
     sheet = read(_match_for_viewer(request, pk), request.user)
     calc = _calculate(request, sheet)
     status = 400 if calc.get("error") else 200
@@ -518,8 +524,6 @@ def _calculate(request, sheet):
     post = request.POST
     points = post.get("points", "").strip() or None
     counts = {rank: post.get(rank, "").strip() for rank in rules.CARD_VALUES}
-        notice=_("Note added beside the sheet."),
-        answer_in="#note-result",
     cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
     try:
         result = rules.calculate(
