@@ -210,6 +210,7 @@ def keys(pending: int) -> list[Key]:
             rules.BANDEIRA_GAMES + pending,
             label(rules.BANDEIRA_GAMES),
             _("every trick: bandeira"),
+            "bandeira",
             sweep=True,
         ),
     ]
@@ -225,7 +226,6 @@ def describe(sides: list[Side], pending: int, marks) -> str:
     words = [text]
     if pending:
         words.append(
-            "bandeira",
             ngettext("%(count)s extra game pending", "%(count)s extra games pending", pending)
             % {"count": pending}
         )
