@@ -420,7 +420,7 @@ def test_watch_poll_queries_stay_flat_as_the_match_grows(match, ana, ze, django_
     with django_assert_num_queries(changed):
         watcher.get(path)
     with django_assert_num_queries(1):
-        response = watcher.get(path, HTTP_IF_NONE_MATCH=f'"{match.version}-w-en"')
+        response = watcher.get(path, HTTP_IF_NONE_MATCH=f'"{match.version}-w{match.pk}-en"')
     assert response.status_code == 304
 
 
