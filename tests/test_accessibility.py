@@ -47,7 +47,6 @@ KNOWN = {
     ("new match, errors", "ids"): "templates/matches/new.html: help and errors without ids",
     ("join, free seats", "ids"): "templates/matches/join.html: help without its id",
     ("join, errors", "ids"): "templates/matches/join.html: help and errors without ids",
-    ("next rubber, errors", "listitem"): "templates/matches/rematch.html: <ul role=alert>",
 }
 
 MISSING_IDS = """() => {
