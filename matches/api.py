@@ -31,7 +31,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import conditional, limits, rules
+from . import conditional, limits, links, rules
 from . import serializers as s
 from .models import Match, Night, NotFound, User, explain
 from .sheet import read
@@ -379,6 +379,105 @@ def watch(request, watch_token):
 def renew_links(request, id):
     """New join and watch tokens (host only); the old links stop working."""
     return _act(request, id, lambda match: match.renew_links(request.user))
+
+
+# Seats: getting back in from another browser -----------------------------------------
+
+
+SEAT_LINK_GONE = _("This link for a seat is not valid any more: ask the host for a new one.")
+
+
+SEAT = OpenApiParameter(
+    "seat", str, OpenApiParameter.PATH, enum=list(rules.SEATS), description="The seat."
+)
+
+
+def _seat(value):
+    """A seat from the path, refused in the words the pages use."""
+    return rules.check_seat(value)
+
+
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "free_seat", "Free a seat", "seats", parameters=[SEAT])
+def free_seat(request, id, seat):
+    """The host frees a held seat: its player loses it, and anyone with the join link
+    may take it again (its player from a new browser, say). In the history."""
+    return _act(request, id, lambda match: match.free_seat(request.user, _seat(seat)))
+
+
+@answers(200, s.SeatLinkSerializer, 400, 401, 403, 404)
+@endpoint("POST", "make_seat_link", "Make a link for a seat", "seats", parameters=[SEAT])
+def seat_link(request, id, seat):
+    """The host makes a link for one seat (a new one replaces the old): whoever opens
+    it takes that seat in one tap, in place of whoever holds it, and spends it."""
+    match = _visible_match(request, id)
+    _valid(s.Nothing, request)
+    made = match.make_seat_link(request.user, _seat(seat))
+    path = reverse("seat_link", args=[match.pk, made.position, made.link_token])
+    return Response(
+        {"seat": made.position, "link_token": made.link_token, "url": links.absolute(request, path)}
+    )
+
+
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint(
+    "POST",
+    "claim_seat",
+    "Take a seat by its link",
+    "seats",
+    s.SeatClaimSerializer,
+    parameters=[SEAT],
+)
+def claim_seat(request, id, seat):
+    """With the token of the host's link for this seat: the caller takes it, in place
+    of whoever holds it, and the link is spent."""
+    data = _valid(s.SeatClaimSerializer, request)
+    position = _seat(seat)
+    match = Match.objects.prefetch_related("seats").filter(pk=_id(id, SEAT_LINK_GONE)).first()
+    # A missing match and a wrong token get the same answer, as for the join link.
+    held = match.seat_of(request.user) if match else None
+    mine = held is not None and held.position == position
+    if match is None or not (mine or match.seat_link_is(position, data["token"])):
+        raise NotFound(SEAT_LINK_GONE)
+    match.take_seat_by_link(request.user, position, data["token"])
+    return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
+
+
+@answers(201, s.SeatRequestSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "ask_for_seat", "Ask for a seat back", "seats", s.SeatAskSerializer)
+def seat_requests(request, id):
+    """With the join link's token, anyone may ask for a held seat back (a new
+    browser, a cleared phone); the host or a member approves it or turns it down.
+    One open request a person: asking again for the same seat gives the same one."""
+    data = _valid(s.SeatAskSerializer, request)
+    match = Match.objects.prefetch_related("seats").filter(pk=_id(id, JOIN_LINK_GONE)).first()
+    if match is None or not secrets.compare_digest(
+        data["token"].encode(), match.join_token.encode()
+    ):
+        raise NotFound(JOIN_LINK_GONE)
+    asked = match.ask_for_seat(request.user, token=data["token"], position=data["seat"])
+    name = next(seat.name for seat in match.seats.all() if seat.position == asked.position)
+    return Response(
+        s.SeatRequestSerializer(s.seat_request_reading(asked, name)).data,
+        status=status.HTTP_201_CREATED,
+    )
+
+
+@answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
+@endpoint("POST", "answer_seat_request", "Answer a request for a seat", "seats",
+          s.SeatAnswerSerializer)  # fmt: skip
+def seat_request(request, id, request_id):
+    """The host or a member: approve (the asker takes the seat; whoever held it loses
+    it) or turn it down. Either way it is in the history."""
+    no_request = _("There is no such request for a seat in this match.")
+    return _act(
+        request,
+        id,
+        lambda match, approve: match.answer_seat_request(
+            request.user, _id(request_id, no_request), approve
+        ),
+        s.SeatAnswerSerializer,
+    )
 
 
 # Playing ------------------------------------------------------------------------------

@@ -18,12 +18,15 @@ from .models import (
     explain,
 )
 
+SIDE_LABELS = {"a": _("Side A"), "b": _("Side B")}
 SEAT_LABELS = {
-    "a1": _("Side A, first seat"),
-    "a2": _("Side A, second seat (opposite)"),
-    "b1": _("Side B, first seat"),
-    "b2": _("Side B, second seat (opposite)"),
+    "a1": _("Side A, player 1"),
+    "a2": _("Side A, player 2"),
+    "b1": _("Side B, player 1"),
+    "b2": _("Side B, player 2"),
 }
+# A seat's name field sits in its side's fieldset, which says the side.
+PLAYER_LABELS = {"1": _("Player 1"), "2": _("Player 2")}
 
 
 class RuleField(forms.CharField):
@@ -51,9 +54,9 @@ def NameField(rule=clean_player_name, **kwargs):
     return RuleField(rule, max_length=40, **kwargs)
 
 
-def ChoiceRuleField(rule, choices, **kwargs):
-    """One of a few radio buttons, read as sent (not stripped) by the rule."""
-    return RuleField(rule, strip=False, widget=forms.RadioSelect(choices=choices), **kwargs)
+def ChoiceRuleField(rule, choices, widget=forms.RadioSelect, **kwargs):
+    """One of a few radio buttons (or a menu), read as sent (not stripped) by the rule."""
+    return RuleField(rule, strip=False, widget=widget(choices=choices), **kwargs)
 
 
 class GuestForm(forms.Form):
@@ -92,18 +95,22 @@ class KeepForm(SetPasswordForm):
 
 
 class NewMatchForm(forms.Form):
-    a1 = NameField(clean_seat_name, label=SEAT_LABELS["a1"])
-    a2 = NameField(clean_seat_name, label=SEAT_LABELS["a2"])
-    b1 = NameField(clean_seat_name, label=SEAT_LABELS["b1"])
-    b2 = NameField(clean_seat_name, label=SEAT_LABELS["b2"])
+    a1 = NameField(clean_seat_name, label=PLAYER_LABELS["1"])
+    a2 = NameField(clean_seat_name, label=PLAYER_LABELS["2"])
+    b1 = NameField(clean_seat_name, label=PLAYER_LABELS["1"])
+    b2 = NameField(clean_seat_name, label=PLAYER_LABELS["2"])
     host_seat = ChoiceRuleField(
         rules.check_host_seat,
         [*SEAT_LABELS.items(), ("", _("None: I only keep the score"))],
+        forms.Select,  # menus: the form fits a phone's screen or two
         label=_("Your seat"),
         required=False,
     )
     first_dealer = ChoiceRuleField(
-        rules.check_first_dealer, list(SEAT_LABELS.items()), label=_("Who deals first")
+        rules.check_first_dealer,
+        list(SEAT_LABELS.items()),
+        forms.Select,
+        label=_("Who deals first"),
     )
     direction = ChoiceRuleField(
         rules.check_direction,
@@ -143,31 +150,37 @@ class NewMatchForm(forms.Form):
     def seats(self):
         return {position: self.cleaned_data[position] for position in rules.SEATS}
 
+    def sides(self):
+        """The four name fields as the table sits: each side's two, under its name."""
+        return [
+            {"label": SIDE_LABELS[side], "fields": [self[f"{side}1"], self[f"{side}2"]]}
+            for side in rules.SIDES
+        ]
+
 
 class JoinForm(forms.Form):
-    """Take a free seat; a newcomer's name is required, a member's is optional."""
+    """Take a free seat: one tap on the seat's name, or a name of one's own for it."""
 
     # Offered: the free seats. Checked: by Match.join, so a seat taken meanwhile
     # is refused with who took it rather than with "not a valid choice".
     seat = ChoiceRuleField(rules.check_seat, [], label=_("Your seat"))
-    name = NameField(label=_("Your name"), optional=True)
+    name = NameField(
+        label=_("Your name at this table"),
+        optional=True,
+        help_text=_("Left empty: the name the host typed for the seat."),
+    )
 
-    def __init__(self, *args, free_seats, anonymous, **kwargs):
+    def __init__(self, *args, free_seats, **kwargs):
         super().__init__(*args, **kwargs)
+        self.offer(free_seats)
+
+    def offer(self, free_seats):
+        """Offer these seats (the free ones, read again after a clash)."""
         self.fields["seat"].widget.choices = [
             (seat.position, f"{seat.name} · {SEAT_LABELS[seat.position]}") for seat in free_seats
         ]
         if len(free_seats) == 1:
             self.fields["seat"].initial = free_seats[0].position
-        if anonymous:
-            self.fields["name"].required = True
-            self.fields["name"].optional = False
-            self.fields["name"].help_text = _(
-                "The name the others see at the table. No sign-up, no password."
-            )
-        else:
-            self.fields["name"].label = _("Your name at this table (optional)")
-            self.fields["name"].help_text = _("Leave it empty to keep the seat's name.")
 
 
 # Looking back: history filters, a night's name, the next rubber's pairs ------

@@ -275,6 +275,21 @@ class JoinSerializer(Body):
     )
 
 
+class SeatClaimSerializer(Body):
+    token = serializers.CharField(help_text="The token of the host's link for this seat.")
+
+
+class SeatAskSerializer(Body):
+    token = serializers.CharField(help_text="The token of the host's join link.")
+    seat = Choice(SEAT_CHOICES, rules.check_seat, help_text="The held seat you say is yours.")
+
+
+class SeatAnswerSerializer(Body):
+    approve = serializers.BooleanField(
+        help_text="true: the asker takes the seat, whoever holds it loses it; false: turned down."
+    )
+
+
 class EntrySerializer(Body):
     deal = Number(rules.read_deal, help_text="The deal this entry is for: the current deal.")
     side = Choice(SIDE_CHOICES, rules.check_side)
@@ -373,6 +388,55 @@ class DealSerializer(serializers.Serializer):
     )
     a_by = serializers.CharField(allow_null=True, help_text="Who entered side a's cell.")
     b_by = serializers.CharField(allow_null=True, help_text="Who entered side b's cell.")
+
+
+class SeatLinkSerializer(serializers.Serializer):
+    seat = serializers.ChoiceField(SEAT_CHOICES)
+    link_token = serializers.CharField(help_text="Claims this seat once: see claim_seat.")
+    url = serializers.URLField(help_text="The page of the link: one tap there takes the seat.")
+
+
+class SeatRequestSerializer(serializers.Serializer):
+    """A request for a seat back, as the asker (and the table) see it."""
+
+    id = serializers.IntegerField()
+    seat = serializers.ChoiceField(SEAT_CHOICES)
+    name = serializers.CharField(help_text="The seat's name.")
+    asker = serializers.CharField(help_text="The name the asker goes by.")
+    status = serializers.ChoiceField(
+        ["open", "approved", "turned_down", "closed"],
+        help_text="closed: the asker got a seat another way before anyone answered.",
+    )
+    created = serializers.DateTimeField()
+
+
+def seat_request_reading(request, name):
+    """A ``SeatRequest`` for SeatRequestSerializer; ``name`` is its seat's name."""
+    if request.answered_at is None:
+        status = "open"
+    elif request.approved is None:
+        status = "closed"
+    else:
+        status = "approved" if request.approved else "turned_down"
+    return {
+        "id": request.pk,
+        "seat": request.position,
+        "name": name,
+        "asker": request.user.name,
+        "status": status,
+        "created": request.created,
+    }
+
+
+class SeatAskedSerializer(serializers.Serializer):
+    """An open request for a seat, on the sheet of the host and the members."""
+
+    id = serializers.IntegerField()
+    seat = serializers.ChoiceField(SEAT_CHOICES)
+    name = serializers.CharField(help_text="The seat's name.")
+    asker = serializers.CharField(help_text="The name the asker goes by.")
+    held = serializers.BooleanField(help_text="Someone holds the seat now, and would lose it.")
+    created = serializers.DateTimeField()
 
 
 class NoteSerializer(serializers.Serializer):
@@ -485,6 +549,11 @@ class MatchSerializer(MatchSummarySerializer):
     next = serializers.IntegerField(
         allow_null=True, help_text="The next rubber of the night, once it has started."
     )
+    seat_requests = SeatAskedSerializer(
+        many=True,
+        help_text="Requests for a seat back nobody has answered yet (empty but for the host "
+        "and the members, who may answer them).",
+    )
     join_token = serializers.CharField(required=False, help_text="Host only.")
     watch_token = serializers.CharField(required=False, help_text="Host only.")
 
@@ -518,6 +587,17 @@ class MatchSerializer(MatchSummarySerializer):
             "notes": [note_reading(note) for note in sheet.notes],
             "undo": None,
             "next": sheet.next,
+            "seat_requests": [
+                {
+                    "id": asked.id,
+                    "seat": asked.seat,
+                    "name": asked.name,
+                    "asker": asked.asker,
+                    "held": asked.held,
+                    "created": asked.created,
+                }
+                for asked in sheet.seat_requests
+            ],
         }
         if sheet.undo:
             undo = sheet.undo

@@ -5,7 +5,8 @@ names, numbers and offers. A member's own side is Nós and the other Eles; the
 host without a seat, and anyone watching, see the pairs' names instead.
 
 ``read`` takes a match loaded by ``Match.objects.for_sheet()``; it adds a query
-only to say what undo would take back, and only for someone who may undo.
+to say what undo would take back, and one for the open requests for a seat,
+each only for someone who may act in the match.
 """
 
 from dataclasses import dataclass, field
@@ -109,6 +110,19 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class SeatAsked:
+    """Someone asking for a held seat back: the table sees it until it is answered."""
+
+    id: int
+    seat: str
+    name: str  # the seat's name
+    asker: str  # the name the asker goes by
+    held: bool  # someone holds the seat now (else it was freed meanwhile)
+    created: object
+    may_answer: bool
+
+
+@dataclass(frozen=True)
 class Note:
     id: int
     side: str
@@ -144,6 +158,7 @@ class Sheet:
     undo: Undo | None
     notes: list[Note]
     next: int | None  # the next rubber of the night, once started
+    seat_requests: list[SeatAsked] = field(default_factory=list)  # for the host and members
     crosses_text: str = ""
     labels: dict[str, str] = field(default_factory=dict)
 
@@ -350,6 +365,24 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         for note in match.notes.all()
     ]
 
+    seat_requests = []
+    if acting:
+        # The one query a sheet adds for them, and only for those who may answer.
+        holders = {seat.user_id for seat in seats if seat.user_id}
+        seat_requests = [
+            SeatAsked(
+                id=asked.pk,
+                seat=asked.position,
+                name=seat_names[asked.position],
+                asker=asked.user.name,
+                held=any(s.user_id for s in seats if s.position == asked.position),
+                created=asked.created,
+                may_answer=True,
+            )
+            for asked in match.open_seat_requests()
+            if asked.user_id not in holders  # seated again meanwhile: nothing to answer
+        ]
+
     following = getattr(match, "following", None)
     dealer = match.dealer(current) if current else None
     leader = match.leader(current) if current else None
@@ -374,6 +407,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         undo=undo,
         notes=notes,
         next=following.pk if following else None,
+        seat_requests=seat_requests,
         crosses_text=describe(sides, pending, marks),
         labels=labels,
     )

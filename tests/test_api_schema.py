@@ -16,7 +16,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from matches.models import Match
+from matches.models import Match, SeatRequest, User
 from scoresheet.wsgi import application
 
 # Every operation of API.md: (method, path, request body?, success status).
@@ -133,6 +133,10 @@ def test_fuzzing_finds_no_server_error_and_no_answer_outside_the_schema(
         "note_id": note.pk,
         "watch_token": match.watch_token,
         "number": 1,
+        "seat": "b1",
+        "request_id": SeatRequest.objects.create(
+            match=match, position="b1", user=User.create_guest("Zé")
+        ).pk,
     }
     parameters = case.path_parameters or {}
     for name, value in list(parameters.items()):

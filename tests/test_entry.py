@@ -38,8 +38,9 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
     # The session, the user and the match; under its lock the row, its seats and
     # deals, the deal written, the match updated and the event (two savepoints
     # around them, the test being in a transaction); then the sheet read again:
-    # the match, its seats, deals and notes, and the latest entry.
-    with django_assert_num_queries(16):
+    # the match, its seats, deals and notes, the latest entry, and the open
+    # requests for a seat.
+    with django_assert_num_queries(17):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )

@@ -3,7 +3,7 @@
 from matches.models import Match, User
 
 from .conftest import SEAT_NAMES
-from .pages import HTMX, browser, messages_of, text
+from .pages import HTMX, browser, text
 
 
 def open_match(host):
@@ -18,10 +18,14 @@ def test_the_link_shows_the_free_seats(ana):
 
     assert response.status_code == 200
     page = text(response)
+    # One big button a free seat, with the name the host typed and its side.
+    assert '<span>Rui</span><span class="hint">Side A · take this seat' in page
+    assert '<span>Zé</span><span class="hint">Side B · take this seat' in page
     for name in ("Rui", "Zé", "Maria"):
         assert f"{name} · Side" in page
-    assert 'value="a1"' not in page
-    assert "Your name" in page
+    assert "<span>Ana</span>" not in page
+    assert 'value="a1" id="id_seat' not in page
+    assert "Your name at this table" in page
 
 
 def test_a_newcomer_takes_a_seat_with_just_a_name(ana):
@@ -40,10 +44,21 @@ def test_a_newcomer_takes_a_seat_with_just_a_name(ana):
     assert "Games for Nós" in text(client.get(response["Location"]))
 
 
-def test_a_newcomer_needs_a_name(ana):
+def test_a_newcomer_takes_a_seat_in_one_tap_under_the_name_the_host_typed(ana):
     match = open_match(ana)
 
-    response = browser().post(f"/join/{match.join_token}/", {"seat": "b1", "name": ""})
+    response = browser().post(f"/join/{match.join_token}/", {"seat": "b1"})
+
+    assert response.status_code == 302
+    seat = match.seats.get(position="b1")
+    assert seat.name == "Zé"
+    assert (seat.user.is_guest, seat.user.display_name) == (True, "Zé")
+
+
+def test_a_name_with_nothing_to_read_is_refused(ana):
+    match = open_match(ana)
+
+    response = browser().post(f"/join/{match.join_token}/", {"seat": "b1", "name": "\u200b"})
 
     assert response.status_code == 400
     assert "Your name can&#x27;t be empty." in text(response)
@@ -75,9 +90,12 @@ def test_a_taken_seat_is_refused_and_no_guest_is_left_behind(ana, ze):
 
     response = browser().post(f"/join/{match.join_token}/", {"seat": "b1", "name": "Olga"})
 
-    assert response.status_code == 302
-    assert response["Location"] == f"/join/{match.join_token}/"
-    assert any("taken by Zé" in message for message in messages_of(response))
+    # The page as it is now, saying so, with the name they typed still there.
+    assert response.status_code == 409
+    page = text(response)
+    assert "taken by Zé" in page
+    assert 'value="Olga"' in page
+    assert 'value="b1" id="id_seat' not in page
     assert not User.objects.filter(is_guest=True).exists()
     assert match.seats.get(position="b1").user == ze
 
@@ -86,11 +104,16 @@ def test_a_taken_seat_with_htmx_is_a_message(ana, ze, olga):
     match = open_match(ana)
     match.join(ze, token=match.join_token, position="b1")
 
-    response = browser(olga).post(f"/join/{match.join_token}/", {"seat": "b1"}, **HTMX)
+    response = browser(olga).post(
+        f"/join/{match.join_token}/", {"seat": "b1", "name": "Olga F."}, **HTMX
+    )
 
+    # htmx swaps the page's #join for this one (hx-select): the message, the name kept.
     assert response.status_code == 409
-    assert response["HX-Retarget"] == "#messages"
-    assert "taken by Zé" in text(response)
+    page = text(response)
+    assert '<div id="join">' in page
+    assert "taken by Zé" in page
+    assert 'value="Olga F."' in page
 
 
 def test_joining_with_htmx_redirects_the_browser(ana, olga):
@@ -143,8 +166,8 @@ def test_a_won_match_takes_no_one(ana, olga):
 
     response = browser(olga).post(f"/join/{match.join_token}/", {"seat": "b1"})
 
-    assert response.status_code == 302
-    assert any("over" in message for message in messages_of(response))
+    assert response.status_code == 409
+    assert "This rubber is over" in text(response)
     assert match.seats.get(position="b1").user is None
 
 

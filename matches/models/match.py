@@ -20,7 +20,7 @@ from .. import rules
 from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, NotFound, clean_name, new_token
 from .nights import Night
 from .queries import MatchQuerySet
-from .rows import Deal, Event, RevokeNote, Seat, row_state
+from .rows import Deal, Event, RevokeNote, Seat, SeatRequest, row_state
 
 LATEST_BATCH = 8
 
@@ -599,8 +599,181 @@ class Match(models.Model):
                 seat.name = clean_name(name)
             seat.save(update_fields=["user", "name"])
             taken = {"seat": position, "name": seat.name}
+            self._close_requests_of(user)
             self._commit(user, Event.JOIN, before={"name": before}, after=taken)
         return seat
+
+    # Seats: getting back in from another browser -----------------------------------
+
+    def _seat(self, position) -> Seat:
+        """The seat at ``position``, from the seats ``_lock`` read."""
+        return next(seat for seat in self.seats.all() if seat.position == position)
+
+    def _close_requests_of(self, user) -> None:
+        """Someone who has a seat again asks for none: their open request (if any) is
+        closed unanswered, so that nobody is asked about it."""
+        self.seat_requests.filter(user=user, answered_at__isnull=True).update(
+            answered_at=timezone.now()
+        )
+
+    def open_seat_requests(self) -> list[SeatRequest]:
+        """The requests for a seat nobody has answered yet, oldest first, with their askers
+        (one query)."""
+        return list(self.seat_requests.filter(answered_at__isnull=True).select_related("user"))
+
+    def free_seat(self, by, position) -> Seat:
+        """The host frees a seat: its player loses it, and anyone with the join link may
+        take it (its player, say, from a new browser). The seat keeps its name."""
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            self._lock()
+            if not self.is_host(by):
+                raise NotAllowed(_("Only the host can free a seat."))
+            seat = self._seat(position)
+            if seat.user_id is None:
+                raise rules.Conflict(_("%(name)s's seat is free already."), name=seat.name)
+            before = {"seat": position, "name": seat.name, "user": seat.user_id}
+            seat.user = None
+            seat.save(update_fields=["user"])
+            self._commit(by, Event.SEAT_FREED, before=before, after={"seat": position})
+        return seat
+
+    def make_seat_link(self, by, position) -> Seat:
+        """The host makes a link for one seat: whoever opens it takes that seat in one
+        tap, in place of whoever holds it. A new link replaces the seat's old one; the
+        history says a link was made, never the link itself."""
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            self._lock()
+            if not self.is_host(by):
+                raise NotAllowed(_("Only the host can make a link for a seat."))
+            seat = self._seat(position)
+            seat.link_token = new_token()
+            seat.save(update_fields=["link_token"])
+            self._commit(by, Event.SEAT_LINK, after={"seat": position, "name": seat.name})
+        return seat
+
+    def seat_link_is(self, position, token) -> bool:
+        seat = next((seat for seat in self.seats.all() if seat.position == position), None)
+        return bool(
+            seat
+            and seat.link_token
+            and secrets.compare_digest(str(token or "").encode(), seat.link_token.encode())
+        )
+
+    def take_seat_by_link(self, user, position, token) -> Seat:
+        """Take the seat the host's link is for, in place of whoever holds it; the link
+        is spent. Someone who holds that seat already keeps it (a second tap)."""
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            self._lock()
+            seat = self._seat(position)
+            if seat.user_id is not None and seat.user_id == user.pk:
+                return seat
+            if not self.seat_link_is(position, token):
+                raise NotAllowed(
+                    _("This link for a seat is not valid any more: ask the host for a new one.")
+                )
+            held = self.seat_of(user)
+            if held is not None:
+                raise rules.Conflict(
+                    _("You already hold %(name)s's seat in this match."), name=held.name
+                )
+            before = {"name": seat.name, "user": seat.user_id}
+            seat.user = user
+            seat.link_token = ""
+            seat.save(update_fields=["user", "link_token"])
+            self._close_requests_of(user)
+            taken = {"seat": position, "name": seat.name, "by_link": True}
+            self._commit(user, Event.JOIN, before=before, after=taken)
+        return seat
+
+    def ask_for_seat(self, user, *, token, position) -> SeatRequest:
+        """Ask for a held seat back (another browser, a cleared phone), with the join
+        link's token: anyone who has the link may ask, and a member of the table or the
+        host approves or turns it down. A free seat is taken with ``join`` instead; a
+        person asks for one seat at a time, and asking again for it changes nothing."""
+        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
+            raise NotAllowed(
+                _("This join link is not valid any more: ask the host for the new one.")
+            )
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            self._lock()
+            if not secrets.compare_digest(str(token).encode(), self.join_token.encode()):
+                raise NotAllowed(
+                    _("This join link is not valid any more: ask the host for the new one.")
+                )
+            if self.seat_of(user) is not None:
+                raise rules.Conflict(_("You already hold a seat in this match."))
+            seat = self._seat(position)
+            if seat.user_id is None:
+                raise rules.Conflict(
+                    _("%(name)s's seat is free: take it, no need to ask."), name=seat.name
+                )
+            asked = self.seat_requests.filter(user=user, answered_at__isnull=True).first()
+            if asked is not None and asked.position == position:
+                return asked
+            if asked is not None:
+                raise rules.Conflict(
+                    _("You asked for %(name)s's seat already: wait for the answer."),
+                    name=self._seat(asked.position).name,
+                )
+            request = SeatRequest.objects.create(match=self, position=position, user=user)
+            self._commit(
+                user,
+                Event.SEAT_ASKED,
+                after={
+                    "seat": position,
+                    "name": seat.name,
+                    "asker": user.name,
+                    "request": request.pk,
+                },
+            )
+        return request
+
+    def answer_seat_request(self, by, request_id, approve) -> SeatRequest:
+        """A member of the table or the host approves a request for a seat (the asker
+        takes it; whoever held it loses it) or turns it down."""
+        with transaction.atomic():
+            self._lock()
+            self._require_member_or_host(by, _("answer a request for a seat"))
+            request = (
+                self.seat_requests.select_related("user").filter(pk=request_id).first()
+                if str(request_id).isdigit()
+                else None
+            )
+            if request is None:
+                raise NotFound(_("There is no such request for a seat in this match."))
+            seat = self._seat(request.position)
+            if request.answered_at is not None:
+                raise rules.Conflict(
+                    _("%(asker)s's request for %(name)s's seat was answered already."),
+                    asker=request.user.name,
+                    name=seat.name,
+                )
+            if approve and self.seat_of(request.user) is not None:
+                raise rules.Conflict(
+                    _("%(asker)s holds a seat in this match already."), asker=request.user.name
+                )
+            request.approved = bool(approve)
+            request.answered_by = by
+            request.answered_at = timezone.now()
+            request.save(update_fields=["approved", "answered_by", "answered_at"])
+            said = {
+                "seat": seat.position,
+                "name": seat.name,
+                "asker": request.user.name,
+                "request": request.pk,
+            }
+            if not approve:
+                self._commit(by, Event.SEAT_REFUSED, after=said)
+                return request
+            before = {"seat": seat.position, "name": seat.name, "user": seat.user_id}
+            seat.user = request.user
+            seat.save(update_fields=["user"])
+            self._commit(by, Event.SEAT_GIVEN, before=before, after={**said, "user": seat.user_id})
+        return request
 
     def renew_links(self, by) -> None:
         """New join and watch tokens: the old links stop working."""

@@ -253,6 +253,13 @@ def _change(event, names, seated, people):
         detail = f"{names.get(note.get('side'), '')}: {note.get('text', '')}"
     elif event.action == "join":
         detail = f"{seated.get(after.get('seat'), '')} ({after.get('seat', '')})"
+        if after.get("by_link"):
+            detail += f", {_('by the host’s link for the seat')}"
+    elif event.action.startswith("seat_"):
+        seat = after.get("seat") or before.get("seat", "")
+        detail = f"{after.get('name') or before.get('name') or seated.get(seat, '')} ({seat})"
+        if after.get("asker"):
+            detail += f", {_('asked by %(name)s') % {'name': after['asker']}}"
     elif event.action == "end":
         games = after.get("games", {})
         detail = f"{games.get('a', 0)}–{games.get('b', 0)}"

@@ -26,8 +26,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
-from .. import conditional, limits, posted, rules
-from ..forms import GuestForm, JoinForm, NewMatchForm
+from .. import conditional, limits, links, posted, rules
+from ..forms import SIDE_LABELS, GuestForm, JoinForm, NewMatchForm
 from ..models import Match, User, explain
 from ..sheet import read
 from .answers import alert, bad_form, form_page, go, not_found, refused, too_many
@@ -74,6 +74,9 @@ def new_match(request):
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(form=JoinForm, refuse=bad_form)
 def join(request, token):
+    """Take a free seat in one tap on its name (or with a name of one's own); when the
+    seat is held by one's old browser, ask for it back. A newcomer gets a guest
+    account named after the seat, or after the name they typed."""
     match = Match.objects.for_sheet().filter(join_token=token).first()
     if match is None:
         return not_found(
@@ -83,23 +86,114 @@ def join(request, token):
         messages.info(request, _("You already hold a seat in this match."))
         return go(request, reverse("match", args=[match.pk]))
     free = [seat for seat in match.seat_list() if seat.user_id is None]
-    anonymous = not request.user.is_authenticated
-    form = JoinForm(posted_data(request), free_seats=free, anonymous=anonymous)
+    form = JoinForm(posted_data(request), free_seats=free)
+    status = None
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["name"] or None
+        position = form.cleaned_data["seat"]
+        anonymous = not request.user.is_authenticated
         try:
             # A newcomer's guest account exists only if the seat is really theirs.
             with transaction.atomic():
-                user = User.create_guest(name) if anonymous else request.user
-                match.join(user, token=token, position=form.cleaned_data["seat"], name=name)
+                seat_name = {seat.position: seat.name for seat in match.seat_list()}[position]
+                user = User.create_guest(name or seat_name) if anonymous else request.user
+                match.join(user, token=token, position=position, name=name)
         except rules.Refusal as refusal:
-            return refused(request, refusal, reverse("join", args=[token]))
+            # Taken meanwhile, say: the page again as it is now, saying so, with what
+            # they typed still there.
+            form.add_error(None, explain(refusal))
+            status = refusal.status
+            match = Match.objects.for_sheet().get(pk=match.pk)
+            form.offer([seat for seat in match.seat_list() if seat.user_id is None])
+        else:
+            if anonymous:
+                login(request, user)
+            return go(request, reverse("match", args=[match.pk]))
+    return _join_page(request, match, form, status)
+
+
+def _join_page(request, match, form, status=None):
+    seats = match.seat_list()
+    asked = None
+    if request.user.is_authenticated:
+        # Their latest request for a seat: waiting for an answer, or turned down.
+        asked = match.seat_requests.filter(user=request.user).order_by("-id").first()
+        if asked is not None and asked.approved:
+            asked = None
+    context = {
+        "form": form,
+        "match": match,
+        "names": match.side_names(),
+        # Each seat with its side's name: (seat, "Side A").
+        "free": [(seat, SIDE_LABELS[seat.side]) for seat in seats if seat.user_id is None],
+        "held": [(seat, SIDE_LABELS[seat.side]) for seat in seats if seat.user_id is not None],
+        "asked": asked,
+        "asked_name": next((s.name for s in seats if asked and s.position == asked.position), ""),
+    }
+    if status is None:
+        status = 400 if form.errors else 200
+    return render(request, "matches/join.html", context, status=status)
+
+
+@require_POST
+@limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
+@posted.only("seat", refuse=bad_form)
+def ask_for_seat(request, token):
+    """Ask for a held seat back ("this is my seat"); a member or the host answers on the
+    sheet. A newcomer (a new browser) gets a guest account named after the seat."""
+    match = Match.objects.for_sheet().filter(join_token=token).first()
+    if match is None:
+        return not_found(
+            request, _("This join link is not valid any more: ask the host for the new one.")
+        )
+    position = request.POST.get("seat")
+    anonymous = not request.user.is_authenticated
+    try:
+        position = rules.check_seat(position)
+        with transaction.atomic():
+            seat_name = {seat.position: seat.name for seat in match.seat_list()}[position]
+            user = User.create_guest(seat_name) if anonymous else request.user
+            match.ask_for_seat(user, token=token, position=position)
+    except rules.Refusal as refusal:
+        return refused(request, refusal, reverse("join", args=[token]))
+    if anonymous:
+        login(request, user)
+    messages.success(
+        request,
+        _("Asked: a player at the table or the host will see it on the sheet and let you in."),
+    )
+    return go(request, reverse("join", args=[token]))
+
+
+@require_http_methods(["GET", "POST"])
+@limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
+@posted.only(refuse=bad_form)
+def seat_link(request, pk, position, token):
+    """The host's link for one seat: the page says whose seat it is, and one tap takes
+    it, in place of whoever holds it. Opening it changes nothing (a messaging app
+    opens links to preview them); the tap does, and spends the link."""
+    match = Match.objects.for_sheet().filter(pk=pk).first()
+    if match is None or not match.seat_link_is(position, token):
+        holds = match is not None and position in rules.SEATS and match.seat_of(request.user)
+        if holds and holds.position == position:
+            return redirect("match", pk=pk)  # the link was theirs, and spent
+        return not_found(
+            request, _("This link for a seat is not valid any more: ask the host for a new one.")
+        )
+    seat = next(seat for seat in match.seat_list() if seat.position == position)
+    if request.method == "POST":
+        anonymous = not request.user.is_authenticated
+        try:
+            with transaction.atomic():
+                user = User.create_guest(seat.name) if anonymous else request.user
+                match.take_seat_by_link(user, position, token)
+        except rules.Refusal as refusal:
+            return refused(request, refusal, reverse("seat_link", args=[pk, position, token]))
         if anonymous:
             login(request, user)
-        return go(request, reverse("match", args=[match.pk]))
-    return form_page(
-        request, "matches/join.html", form, match=match, free=free, names=match.side_names()
-    )
+        return go(request, reverse("match", args=[pk]))
+    context = {"match": match, "seat": seat, "side": SIDE_LABELS[seat.side], "token": token}
+    return render(request, "matches/join.html", {**context, "names": match.side_names()})
 
 
 def _watch_link_gone():
@@ -463,26 +557,83 @@ def _qr(url, title):
     return segno.make(url, error="m").svg_inline(scale=4, light="#fff", svgclass="qr", title=title)
 
 
+def _link(request, name, *args):
+    """An absolute link to one of our pages, for sharing (the join link, a seat's link)."""
+    return links.absolute(request, reverse(name, args=args))
+
+
 @require_GET
 def invite(request, pk):
-    """The join link, its QR code and the watch link, for the host."""
+    """The join link, its QR code and the watch link, and each seat with who holds it,
+    for the host."""
     match = _match_for_viewer(request, pk)
     if not match.is_host(request.user):
         raise Http404
-    join_url = request.build_absolute_uri(reverse("join", args=[match.join_token]))
+    return _invite(request, match)
+
+
+def _invite(request, match):
+    join_url = _link(request, "join", match.join_token)
+    seats = []
+    for seat in match.seat_list():
+        shown = {"seat": seat, "side": SIDE_LABELS[seat.side], "held": seat.user_id is not None}
+        if seat.link_token:
+            url = _link(request, "seat_link", match.pk, seat.position, seat.link_token)
+            title = _("QR code of the link for %(name)s's seat") % {"name": seat.name}
+            shown.update(link=url, qr=mark_safe(_qr(url, title)))
+        seats.append(shown)
     context = {
         "match": match,
         "panel": "invite",
         "invite": {
             "join_url": join_url,
-            "watch_url": request.build_absolute_uri(reverse("watch", args=[match.watch_token])),
+            "watch_url": _link(request, "watch", match.watch_token),
             # segno's own SVG; the URL inside is escaped by segno
             "qr": mark_safe(_qr(join_url, _("QR code of the join link"))),
             "free": sum(1 for seat in match.seat_list() if seat.user_id is None),
+            "seats": seats,
         },
     }
     template = "matches/panels.html#invite" if request.htmx else "matches/panels.html"
     return render(request, template, context)
+
+
+def _change_seat(request, pk, change):
+    """The host frees a seat or makes a link for it: the invite panel again, as it is
+    now (in place for htmx); a refusal is its message."""
+    match = _match_to_change(request, pk)
+    try:
+        change(match)
+    except rules.Refusal as refusal:
+        return refused(request, refusal, reverse("invite", args=[pk]))
+    if not request.htmx:
+        return redirect("invite", pk=pk)
+    return _invite(request, Match.objects.for_sheet().get(pk=pk))
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def free_seat(request, pk, position):
+    return _change_seat(request, pk, lambda match: match.free_seat(request.user, position))
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def make_seat_link(request, pk, position):
+    return _change_seat(request, pk, lambda match: match.make_seat_link(request.user, position))
+
+
+@require_POST
+@posted.only("approve", refuse=bad_form)
+def answer_seat_request(request, pk, request_id):
+    """Approve (the asker takes the seat) or turn down a request for a seat, from the sheet."""
+    approve = request.POST.get("approve") == "yes"
+    return act(
+        request,
+        pk,
+        lambda match: match.answer_seat_request(request.user, request_id, approve),
+        notice=_("The seat is theirs now.") if approve else _("Turned down."),
+    )
 
 
 # The calculator -------------------------------------------------------------------
