@@ -530,11 +530,7 @@ def rematch(request, pk):
     try:
         following = match.rematch(request.user, version=request.POST.get("version") or None)
     except rules.Refusal as refusal:
-        return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
-    changed = None
-    if callable(notice):  # words that need the sheet as the change left it
-        changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
-        notice = notice(changed)
+        return refused(request, refusal, reverse("match", args=[pk]))
     return go(request, reverse("match", args=[following.pk]))
 
 
