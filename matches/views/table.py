@@ -38,10 +38,27 @@ POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole w
 
 
 def home(request):
-    matches = []
+    lines = []
     if request.user.is_authenticated:
         matches = Match.objects.visible_to(request.user).prefetch_related("seats")[:10]
-    return render(request, "matches/home.html", {"matches": matches, "guest_form": GuestForm()})
+        lines = [_home_line(match, request.user) for match in matches]
+    return render(request, "matches/home.html", {"lines": lines, "guest_form": GuestForm()})
+
+
+def _home_line(match, user):
+    """A rubber in the home list, told from the viewer's side: won or lost for a player,
+    which pair won for a host without a seat."""
+    names = match.side_names()
+    seat = match.seat_of(user)
+    if match.status == Match.WON and seat is not None:
+        outcome = _("won") if match.winner == seat.side else _("lost")
+    elif match.status == Match.WON:
+        outcome = _("%(names)s won") % {"names": names[match.winner]}
+    elif match.status == Match.ENDED:
+        outcome = _("ended early")
+    else:
+        outcome = _("in play")
+    return {"match": match, "names": names, "outcome": outcome}
 
 
 # Opening, joining and watching a match ----------------------------------------
