@@ -39,15 +39,7 @@ MINIMUM_TARGET = 44  # CSS px, a finger's width (WCAG 2.5.5)
 
 # (page, what) -> why it is still there. ``what`` is an axe rule id or "ids" (a broken
 # ARIA reference, or a field marked invalid with nothing describing it).
-KNOWN = {
-    # join.html and new.html write their fields by hand: help text and errors without the
-    # ids Django's aria-describedby names ("id_name_helptext", "id_name_error"), and
-    # radio groups whose <fieldset> names neither; non-field errors as <ul role="alert">.
-    ("new match", "ids"): "templates/matches/new.html: help and errors without ids",
-    ("new match, errors", "ids"): "templates/matches/new.html: help and errors without ids",
-    ("join, free seats", "ids"): "templates/matches/join.html: help without its id",
-    ("join, errors", "ids"): "templates/matches/join.html: help and errors without ids",
-}
+KNOWN = {}
 
 MISSING_IDS = """() => {
     const problems = [];
