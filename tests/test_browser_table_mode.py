@@ -138,8 +138,8 @@ def focused(page):
 
 def holds_a_control(page):
     return page.evaluate(
-        "(() => { const e = document.activeElement;"
-        " return !!e && e !== document.body && e.matches('button, a[href], input, select, textarea, summary'); })()"
+        "(() => { const e = document.activeElement; return !!e && e !== document.body"
+        " && e.matches('button, a[href], input, select, textarea, summary'); })()"
     )
 
 
