@@ -78,8 +78,8 @@ def _refusal(exc, context):
     if isinstance(exc, rules.Refusal):
         body = {"detail": explain(exc), **exc.data}
         if "next" in body:  # where the table went: the next rubber, and its link
-            body["next_url"] = context["request"].build_absolute_uri(
-                reverse("api-match", args=[body["next"]])
+            body["next_url"] = links.absolute(
+                context["request"], reverse("api-match", args=[body["next"]])
             )
         return Response(body, status=exc.status)
     response = drf_exception_handler(exc, context)
