@@ -91,12 +91,14 @@ def test_csv_defuses_names_a_spreadsheet_would_run(ana):
 
 
 def test_rubber_json_is_the_api_body_without_tokens(api_as, rubbers, ana, rui):
-    first = rubbers[0]
+    # The watch link's body: the sheet as anyone reads it, no tokens, nothing to undo; a
+    # watch link follows its night, so it is the body of the rubber it has come to.
+    watched = api_as().get(f"/api/watch/{rubbers[0].watch_token}/").json()
+    first = Match.objects.get(pk=watched["id"])
     exported = json.loads(
         json.dumps(export.match_json(export.full(Match.objects.filter(pk=first.pk)).get()))
     )
-    # The watch link's body: the sheet as anyone reads it, no tokens, nothing to undo.
-    assert exported == api_as().get(f"/api/watch/{first.watch_token}/").json()
+    assert exported == watched
     host_body = api_as(ana).get(f"/api/matches/{first.pk}/").json()
     assert "join_token" not in exported
     personal = ("join_token", "watch_token", "undo")
