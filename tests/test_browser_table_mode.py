@@ -258,3 +258,31 @@ def test_another_phones_change_is_announced_politely(screen, live_server, match,
     Match.objects.get(pk=match.pk).record(ze, deal=4, side="b", games=1)
     expect(announce).to_contain_text("Eles: 4 games")
     assert holds_a_control(page), focused(page)
+
+
+def test_a_redeal_passes_the_deal_on_and_undo_takes_it_back(screen, live_server, match, rui, ze):
+    match = play(match, *STATES["in-play"])
+    page, other = screen(rui), screen(ze)
+    for phone in (page, other):
+        phone.goto(f"{live_server.url}/matches/{match.pk}/")
+        expect(phone.locator(".turn")).to_have_text("Rui deals, Maria leads.")
+    page.on("dialog", lambda dialog: dialog.accept())  # "Deal 3 dealt again, with nothing scored?"
+    page.get_by_role("button", name="Redeal").click()
+
+    # Nothing scored, and the deal passes on round the table, on both phones.
+    for phone, words in (
+        (page, "Nós: 1 game, Eles: 2 games."),
+        (other, "Nós: 2 games, Eles: 1 game."),
+    ):
+        expect(phone.locator("#deal-title")).to_have_text("Deal 4")
+        expect(phone.locator(".turn")).to_have_text("Maria deals, Ana leads.")
+        expect(phone.locator("#crosses-title")).to_have_text(words)
+    assert scroll_y(page) == 0
+    assert holds_a_control(page), focused(page)
+    page.locator("#deals-details > summary").click()
+    expect(page.locator(".deals tbody tr").nth(2)).to_contain_text("redealt")
+
+    page.get_by_role("button", name="Undo Rui's redeal of deal 3").click()
+    for phone in (page, other):
+        expect(phone.locator("#deal-title")).to_have_text("Deal 3")
+        expect(phone.locator(".turn")).to_have_text("Rui deals, Maria leads.")
