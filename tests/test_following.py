@@ -279,6 +279,23 @@ def test_renewed_links_of_an_earlier_rubber_are_dead_and_the_others_still_follow
     assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
 
 
+def test_renewing_a_later_rubbers_links_shuts_out_every_earlier_link(match, ana):
+    won(match, ana)
+    second = match.rematch(ana)
+    assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
+
+    second.renew_links(ana)  # the first rubber's link went where it should not
+
+    # The first rubber's link no longer reaches the table: it stays on the first rubber.
+    assert f"?rubber={match.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
+    second.refresh_from_db()
+    assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{second.watch_token}/"))
+    won(second, ana)
+    third = second.rematch(ana)
+    # The renewed rubber's own link follows the night on.
+    assert f"?rubber={third.pk}" in text(browser().get(f"/watch/{second.watch_token}/"))
+
+
 # The API's watch link -------------------------------------------------------------------
 
 

@@ -56,12 +56,18 @@ class MatchQuerySet(models.QuerySet):
 
         One statement however long the night: a recursive walk along ``previous``
         (unique, so indexed). The chain, not the night, is what counts: a night may
-        hold rubbers started on their own (the API's ``night``) beside a chain."""
+        hold rubbers started on their own (the API's ``night``) beside a chain.
+
+        The walk stops before a rubber whose links were renewed: the host renews
+        them to shut out a link that went where it should not, and every earlier
+        rubber's link is such a link."""
         ((name, value),) = lookup.items()
         meta = self.model._meta
         column = (meta.pk if name == "pk" else meta.get_field(name)).column
         table, pk = meta.db_table, meta.pk.column
         previous = meta.get_field("previous").column
+        events = Event._meta
+        event_match = events.get_field("match").column
         with connections[self.db].cursor() as cursor:
             cursor.execute(
                 f"""
@@ -70,10 +76,14 @@ class MatchQuerySet(models.QuerySet):
                     UNION ALL
                     SELECT rubber."{pk}", rubber."version", chain.depth + 1
                     FROM "{table}" rubber JOIN chain ON rubber."{previous}" = chain.id
+                    WHERE NOT EXISTS (
+                        SELECT 1 FROM "{events.db_table}" renewed
+                        WHERE renewed."{event_match}" = rubber."{pk}" AND renewed."action" = %s
+                    )
                 )
                 SELECT id, version FROM chain ORDER BY depth DESC LIMIT 1
                 """,
-                [value],
+                [value, Event.RENEW],
             )
             row = cursor.fetchone()
         return (row[0], row[1]) if row else None
