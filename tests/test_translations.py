@@ -194,9 +194,10 @@ def compiled_catalogues():
 
 
 PHRASES = {
-    "en": ["End match", "Calculator", "Revoke notes", "Ana deals, Zé leads."],
-    "pt-PT": ["Terminar partida", "Calculadora", "Notas de renúncia", "Ana dá as cartas"],
-    "pt-BR": ["Encerrar partida", "Calculadora", "Anotações de renúncia", "Ana dá as cartas"],
+    # (The notes' list shows once there is a note; the form to note one is always there.)
+    "en": ["End match", "Calculator", "Note a revoke", "Ana deals, Zé leads."],
+    "pt-PT": ["Terminar partida", "Calculadora", "Anotar uma renúncia", "Ana dá as cartas"],
+    "pt-BR": ["Encerrar partida", "Calculadora", "Anotar renúncia", "Ana dá as cartas"],
 }
 # The sheet's key labels in English: none may be left on a Portuguese page.
 ENGLISH = [
