@@ -453,9 +453,11 @@ PAGES = {
         "olga", "/join/{open_token}/", {"seat": "b2", "name": "Olga"},
         {"seat": FORM_CHOICES, "name": [LONG, "\x00", ["Olga", "Ana"]]}, ["seat"],
     ),
+    # A newcomer's name may be left empty (or blank): they join under the name the
+    # host typed for the seat, as a member does, so only the seat is required.
     "join as a newcomer": (
         None, "/join/{open_token}/", {"seat": "a2", "name": "Tó"},
-        {"seat": FORM_CHOICES, "name": FORM_TEXTS}, ["seat", "name"],
+        {"seat": FORM_CHOICES, "name": [v for v in FORM_TEXTS if v != "   "]}, ["seat"],
     ),
     "enter games": (
         "ana", "/matches/{match}/entries/", {"deal": "2", "side": "a", "games": "1"},

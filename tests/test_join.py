@@ -55,6 +55,15 @@ def test_a_newcomer_takes_a_seat_in_one_tap_under_the_name_the_host_typed(ana):
     assert (seat.user.is_guest, seat.user.display_name) == (True, "Zé")
 
 
+def test_a_blank_name_is_the_name_the_host_typed(ana):
+    match = open_match(ana)
+
+    response = browser().post(f"/join/{match.join_token}/", {"seat": "b1", "name": "   "})
+
+    assert response.status_code == 302
+    assert match.seats.get(position="b1").user.display_name == "Zé"
+
+
 def test_a_name_with_nothing_to_read_is_refused(ana):
     match = open_match(ana)
 
