@@ -392,17 +392,12 @@ SEAT = OpenApiParameter(
 )
 
 
-def _seat(value):
-    """A seat from the path, refused in the words the pages use."""
-    return rules.check_seat(value)
-
-
 @answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
 @endpoint("POST", "free_seat", "Free a seat", "seats", parameters=[SEAT])
 def free_seat(request, id, seat):
     """The host frees a held seat: its player loses it, and anyone with the join link
     may take it again (its player from a new browser, say). In the history."""
-    return _act(request, id, lambda match: match.free_seat(request.user, _seat(seat)))
+    return _act(request, id, lambda match: match.free_seat(request.user, seat))
 
 
 @answers(200, s.SeatLinkSerializer, 400, 401, 403, 404)
@@ -412,7 +407,7 @@ def seat_link(request, id, seat):
     it takes that seat in one tap, in place of whoever holds it, and spends it."""
     match = _visible_match(request, id)
     _valid(s.Nothing, request)
-    made = match.make_seat_link(request.user, _seat(seat))
+    made = match.make_seat_link(request.user, seat)
     path = reverse("seat_link", args=[match.pk, made.position, made.link_token])
     return Response(
         {"seat": made.position, "link_token": made.link_token, "url": links.absolute(request, path)}
@@ -432,14 +427,13 @@ def claim_seat(request, id, seat):
     """With the token of the host's link for this seat: the caller takes it, in place
     of whoever holds it, and the link is spent."""
     data = _valid(s.SeatClaimSerializer, request)
-    position = _seat(seat)
     match = Match.objects.prefetch_related("seats").filter(pk=_id(id, SEAT_LINK_GONE)).first()
     # A missing match and a wrong token get the same answer, as for the join link.
     held = match.seat_of(request.user) if match else None
-    mine = held is not None and held.position == position
-    if match is None or not (mine or match.seat_link_is(position, data["token"])):
+    mine = held is not None and held.position == seat
+    if match is None or not (mine or match.seat_link_is(seat, data["token"])):
         raise NotFound(SEAT_LINK_GONE)
-    match.take_seat_by_link(request.user, position, data["token"])
+    match.take_seat_by_link(request.user, seat, data["token"])
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 

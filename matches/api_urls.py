@@ -11,9 +11,9 @@ urlpatterns = [
     path("matches/<int:id>/", api.match_detail, name="api-match"),
     path("matches/<int:id>/join/", api.join, name="api-join"),
     path("matches/<int:id>/links/", api.renew_links, name="api-renew-links"),
-    path("matches/<int:id>/seats/<str:seat>/free/", api.free_seat, name="api-free-seat"),
-    path("matches/<int:id>/seats/<str:seat>/link/", api.seat_link, name="api-seat-link"),
-    path("matches/<int:id>/seats/<str:seat>/claim/", api.claim_seat, name="api-claim-seat"),
+    path("matches/<int:id>/seats/<seat:seat>/free/", api.free_seat, name="api-free-seat"),
+    path("matches/<int:id>/seats/<seat:seat>/link/", api.seat_link, name="api-seat-link"),
+    path("matches/<int:id>/seats/<seat:seat>/claim/", api.claim_seat, name="api-claim-seat"),
     path("matches/<int:id>/seat-requests/", api.seat_requests, name="api-seat-requests"),
     path(
         "matches/<int:id>/seat-requests/<int:request_id>/",

@@ -3,6 +3,8 @@ plain 404 before a view (or the database) ever sees it."""
 
 from django.urls import register_converter
 
+from . import rules
+
 
 class IdConverter:
     """A row id: up to 18 digits, so it always fits the database's bigint."""
@@ -29,5 +31,18 @@ class TokenConverter:
         return value
 
 
+class SeatConverter:
+    """One of the four seats (a1, a2, b1, b2)."""
+
+    regex = "|".join(rules.SEATS)
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
 register_converter(IdConverter, "id")
+register_converter(SeatConverter, "seat")
 register_converter(TokenConverter, "token")

@@ -32,8 +32,10 @@ urlpatterns = [
     ),
     path("matches/<id:pk>/invite/", table.invite, name="invite"),
     path("matches/<id:pk>/renew/", table.renew, name="renew"),
-    path("matches/<id:pk>/seats/<str:position>/free/", table.free_seat, name="free_seat"),
-    path("matches/<id:pk>/seats/<str:position>/link/", table.make_seat_link, name="seat_link_make"),
+    path("matches/<id:pk>/seats/<seat:position>/free/", table.free_seat, name="free_seat"),
+    path(
+        "matches/<id:pk>/seats/<seat:position>/link/", table.make_seat_link, name="seat_link_make"
+    ),
     path(
         "matches/<id:pk>/seat-requests/<id:request_id>/",
         table.answer_seat_request,
@@ -43,7 +45,7 @@ urlpatterns = [
     path("matches/<id:pk>/calculator/", table.calculator, name="calculator"),
     path("join/<token:token>/", table.join, name="join"),
     path("join/<token:token>/ask/", table.ask_for_seat, name="ask_for_seat"),
-    path("seat/<id:pk>/<str:position>/<token:token>/", table.seat_link, name="seat_link"),
+    path("seat/<id:pk>/<seat:position>/<token:token>/", table.seat_link, name="seat_link"),
     path("watch/<token:token>/", table.watch, name="watch"),
     path("watch/<token:token>/sheet/", table.watch_sheet, name="watch_sheet"),
     # Looking back

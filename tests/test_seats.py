@@ -151,6 +151,14 @@ def test_a_full_table_offers_to_ask_for_each_seat(match):
         assert f"This is my seat ({name}): ask for it back" in page
 
 
+def test_asking_is_a_post_once_the_link_is_good(match):
+    url = f"/join/{match.join_token}/ask/"
+
+    assert browser().get(url).status_code == 405
+    assert browser().get(url.replace(match.join_token, "x" * 32)).status_code == 404
+    assert not User.objects.filter(is_guest=True).exists()
+
+
 def test_a_new_browser_asks_and_waits_then_goes_to_the_sheet(match, rui, ze):
     phone = browser()
 

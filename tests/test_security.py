@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.middleware import CONTENT_SECURITY_POLICY
-from matches.models import Match, Night
+from matches.models import Match, Night, User
 
 from .pages import HTMX, browser, shown, text
 
@@ -380,19 +380,23 @@ def routes(patterns=None, prefix=""):
             yield route
 
 
-def fill(route, match, note):
-    """A route with every id naming the match (or its night, or its note)."""
+def fill(route, match, note, asked):
+    """A route with every id naming the match (or its night, its note, or a request
+    for one of its seats), and seat b1 where a route names a seat."""
     night = "night" in route
     values = {
         "pk": match.night_id if night else match.pk,
         "id": match.night_id if night else match.pk,
         "number": 1,
         "note_id": note.pk,
+        "request_id": asked.pk,
         "format": "json",
+        "position": "b1",
+        "seat": "b1",
     }
     path = "/" + route
     for name, value in values.items():
-        for converter in ("int:", "id:", "str:", ""):
+        for converter in ("int:", "id:", "seat:", "str:", ""):
             path = path.replace(f"<{converter}{name}>", str(value))
     return path
 
@@ -401,16 +405,18 @@ def fill(route, match, note):
 def secrets_of(match, rui):
     match.record(rui, deal=1, side="a", games=1)
     note = match.add_note(rui, side="b", text="Maria revoked")
-    return match, note
+    # Someone on a new browser asks for Zé's seat back: a request the outsider must not see.
+    asked = match.ask_for_seat(User.create_guest("Tó"), token=match.join_token, position="b1")
+    return match, note, asked
 
 
 def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_of, olga):
-    match, note = secrets_of
+    match, note, asked = secrets_of
     checked = []
     for route in routes():
         if "token>" in route:
             continue  # capability links: a wrong token is the outsider's case, below
-        path = fill(route, match, note)
+        path = fill(route, match, note, asked)
         assert "<" not in path, route
         # Reading, Olga hears "no such match" (or that the method is wrong, which the
         # route alone tells); anonymous, she may be asked to sign in first. Writing is
@@ -435,14 +441,21 @@ def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_
 
 
 def test_a_wrong_token_shows_nothing(secrets_of, olga):
+    checked = []
     for route in routes():
         if "token>" not in route:
             continue
-        path = "/" + route.split("<")[0] + "x" * 32 + route.split(">")[1]
+        # The real match and seat around a made-up token (a seat's link names both).
+        path = fill(re.sub(r"<token:\w+>", "x" * 32, route), *secrets_of)
+        assert "<" not in path, route
         response = browser(olga).get(path)
         assert response.status_code == 404, path
+        checked.append(path)
         for secret in NAMES:
             assert secret not in shown(response), path
+    match = secrets_of[0]
+    assert f"/join/{'x' * 32}/ask/" in checked
+    assert f"/seat/{match.pk}/b1/{'x' * 32}/" in checked
 
 
 def test_an_outsiders_match_list_and_nights_hold_nothing_of_others(secrets_of, api_as, olga):

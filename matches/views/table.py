@@ -17,7 +17,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -152,7 +152,6 @@ def _join_page(request, match, form, status=None):
     return render(request, "matches/join.html", context, status=status)
 
 
-@require_POST
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only("seat", refuse=bad_form)
 def ask_for_seat(request, token):
@@ -163,6 +162,9 @@ def ask_for_seat(request, token):
         return not_found(
             request, _("This join link is not valid any more: ask the host for the new one.")
         )
+    if request.method != "POST":
+        # Only after the token: a wrong one shows nothing, as every link's page does.
+        return HttpResponseNotAllowed(["POST"])
     position = request.POST.get("seat")
     anonymous = not request.user.is_authenticated
     try:
@@ -191,7 +193,7 @@ def seat_link(request, pk, position, token):
     opens links to preview them); the tap does, and spends the link."""
     match = Match.objects.for_sheet().filter(pk=pk).first()
     if match is None or not match.seat_link_is(position, token):
-        holds = match is not None and position in rules.SEATS and match.seat_of(request.user)
+        holds = match is not None and match.seat_of(request.user)
         if holds and holds.position == position:
             return redirect("match", pk=pk)  # the link was theirs, and spent
         return not_found(
