@@ -243,8 +243,12 @@ class MatchCreateSerializer(Body):
     place = Text(clean_place, required=False, default="", help_text="Where a new night is played.")
 
 
+# A match's status (MatchStatusEnum in the schema: settings.ENUM_NAME_OVERRIDES).
+STATUS_CHOICES = [status for status, _ in Match.STATUSES]
+
+
 class MatchFilterSerializer(serializers.Serializer):
-    status = serializers.ChoiceField([status for status, _ in Match.STATUSES], required=False)
+    status = serializers.ChoiceField(STATUS_CHOICES, required=False)
     night = WholeNumberField(required=False, min_value=1, max_value=MAX_ID)
     partner = WholeNumberField(
         required=False, min_value=1, max_value=MAX_ID,
@@ -396,6 +400,10 @@ class SeatLinkSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="The page of the link: one tap there takes the seat.")
 
 
+# What became of a request for a seat (seat_request_reading says which).
+SEAT_REQUEST_STATUSES = ["open", "approved", "turned_down", "closed"]
+
+
 class SeatRequestSerializer(serializers.Serializer):
     """A request for a seat back, as the asker (and the table) see it."""
 
@@ -404,7 +412,7 @@ class SeatRequestSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The seat's name.")
     asker = serializers.CharField(help_text="The name the asker goes by.")
     status = serializers.ChoiceField(
-        ["open", "approved", "turned_down", "closed"],
+        SEAT_REQUEST_STATUSES,
         help_text="closed: the asker got a seat another way before anyone answered.",
     )
     created = serializers.DateTimeField()
@@ -482,7 +490,6 @@ def _sides(match):
 
 
 MARK_CHOICES = list(rules.MARKS)
-STATUS_CHOICES = [status for status, _ in Match.STATUSES]
 
 
 class MatchSummarySerializer(serializers.Serializer):

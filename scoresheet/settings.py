@@ -261,7 +261,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"SideEnum": "matches.rules.SIDES", "SeatEnum": "matches.rules.SEATS"},
+    # Fields that share a name ("status": a match's, a seat request's) get enums of
+    # their own names, so the schema says which is which.
+    "ENUM_NAME_OVERRIDES": {
+        "SideEnum": "matches.rules.SIDES",
+        "SeatEnum": "matches.rules.SEATS",
+        "MatchStatusEnum": "matches.serializers.STATUS_CHOICES",
+        "SeatRequestStatusEnum": "matches.serializers.SEAT_REQUEST_STATUSES",
+    },
     # Swagger UI from the installed package, so /api/docs/ works offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
