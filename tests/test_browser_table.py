@@ -219,7 +219,7 @@ def test_a_member_of_the_losing_side_ends_the_match(table, match, ana, maria):
     page.get_by_role("button", name="End match").click()
     ended = re.compile(r"^Maria ended the match at \d\d:\d\d: nobody won it\.$")
     for phone_page in table.values():
-        expect(phone_page.locator(".banner p")).to_have_text(ended, timeout=LIVE)
+        expect(phone_page.locator(".outcome-line")).to_have_text(ended, timeout=LIVE)
         expect(phone_page.get_by_role("button", name="End match")).to_have_count(0)
         expect(phone_page.locator(".enter")).to_have_count(0)
     assert asked == ["End this match now? Nobody wins it, and nothing more can be entered."]
