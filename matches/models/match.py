@@ -247,6 +247,13 @@ class Match(models.Model):
             data={"version": self.version},
         )
 
+    def _check_join_token(self, token) -> None:
+        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
+        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
+            raise NotAllowed(
+                _("This join link is not valid any more: ask the host for the new one.")
+            )
+
     def _require_member_or_host(self, user, what) -> None:
         if not self.can_see(user):
             raise NotAllowed(
@@ -574,18 +581,11 @@ class Match(models.Model):
 
     def join(self, user, *, token, position, name=None) -> Seat:
         """Take a free seat with the join link's token."""
-        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
-        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
-            raise NotAllowed(
-                _("This join link is not valid any more: ask the host for the new one.")
-            )
+        self._check_join_token(token)
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
-            if not secrets.compare_digest(str(token).encode(), self.join_token.encode()):
-                raise NotAllowed(
-                    _("This join link is not valid any more: ask the host for the new one.")
-                )
+            self._check_join_token(token)  # renewed meanwhile?
             if self.status != self.IN_PLAY:
                 self._check_open()
             if self.seat_of(user) is not None:
@@ -693,17 +693,11 @@ class Match(models.Model):
         link's token: anyone who has the link may ask, and a member of the table or the
         host approves or turns it down. A free seat is taken with ``join`` instead; a
         person asks for one seat at a time, and asking again for it changes nothing."""
-        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
-            raise NotAllowed(
-                _("This join link is not valid any more: ask the host for the new one.")
-            )
+        self._check_join_token(token)
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
-            if not secrets.compare_digest(str(token).encode(), self.join_token.encode()):
-                raise NotAllowed(
-                    _("This join link is not valid any more: ask the host for the new one.")
-                )
+            self._check_join_token(token)  # renewed meanwhile?
             if self.seat_of(user) is not None:
                 raise rules.Conflict(_("You already hold a seat in this match."))
             seat = self._seat(position)
