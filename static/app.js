@@ -1,5 +1,7 @@
 // The sheet's small helpers. Everything works without this file; it only adds
-// comfort: polls that never wipe what someone is typing, copy buttons, and a
+// comfort: polls that never wipe what someone is typing, the focus kept on the
+// control used (or its replacement) when the sheet is morphed, other phones'
+// changes said politely, a calculator that starts afresh, copy buttons, and a
 // screen that stays awake at the table. No inline scripts anywhere, so a strict
 // Content-Security-Policy can forbid them.
 (function () {
@@ -25,15 +27,15 @@
   }
 
   // Someone is typing in the sheet, or in a panel: a swap now would wipe it.
-  function busy(sheet) {
+  function busy(root) {
     var active = document.activeElement;
-    if (active && sheet.contains(active) && active.matches("input:not([type=hidden]), textarea, select")) {
+    if (active && root.contains(active) && active.matches("input:not([type=hidden]), textarea, select")) {
       return true;
     }
-    if (sheet.querySelector(".htmx-request:not([data-poll])")) {
+    if (root.querySelector(".htmx-request:not([data-poll])")) {
       return true;
     }
-    var fields = sheet.querySelectorAll("details[open] input, details[open] textarea, details[open] select");
+    var fields = root.querySelectorAll("details[open] input, details[open] textarea, details[open] select");
     return Array.prototype.some.call(fields, dirty);
   }
 
