@@ -6,7 +6,6 @@ the match's new state. The models check every rule and permission and raise a
 the same message the page shows.
 """
 
-import secrets
 from dataclasses import asdict
 from itertools import islice
 
@@ -341,17 +340,22 @@ def match_detail(request, id):
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
 
+def _by_join_link(id, token):
+    """The match ``id``, for someone holding its join link's token. A missing match and
+    a wrong token get the same answer, so that ids cannot be probed for the matches
+    that exist."""
+    match = Match.objects.filter(pk=_id(id, JOIN_LINK_GONE)).first()
+    if match is None or not match.join_token_is(token):
+        raise NotFound(JOIN_LINK_GONE)
+    return match
+
+
 @answers(200, s.MatchSerializer, 400, 401, 403, 404, 409)
 @endpoint("POST", "join_match", "Take a free seat", "matches", s.JoinSerializer)
 def join(request, id):
     """With the join link's token; the caller takes the seat."""
     data = _valid(s.JoinSerializer, request)
-    match = Match.objects.filter(pk=_id(id, JOIN_LINK_GONE)).first()
-    # A missing match and a wrong token get the same answer, so that ids cannot be
-    # probed for the matches that exist. (Bytes: compare_digest refuses non-ASCII str.)
-    token = data["token"].encode()
-    if match is None or not secrets.compare_digest(token, match.join_token.encode()):
-        raise NotFound(JOIN_LINK_GONE)
+    match = _by_join_link(id, data["token"])
     match.join(request.user, token=data["token"], position=data["seat"], name=data["name"])
     return _sheet(request, Match.objects.for_sheet().get(pk=match.pk))
 
@@ -444,15 +448,12 @@ def seat_requests(request, id):
     browser, a cleared phone); the host or a member approves it or turns it down.
     One open request a person: asking again for the same seat gives the same one."""
     data = _valid(s.SeatAskSerializer, request)
-    match = Match.objects.prefetch_related("seats").filter(pk=_id(id, JOIN_LINK_GONE)).first()
-    if match is None or not secrets.compare_digest(
-        data["token"].encode(), match.join_token.encode()
-    ):
-        raise NotFound(JOIN_LINK_GONE)
+    match = _by_join_link(id, data["token"])
     asked = match.ask_for_seat(request.user, token=data["token"], position=data["seat"])
-    name = next(seat.name for seat in match.seats.all() if seat.position == asked.position)
     return Response(
-        s.SeatRequestSerializer(s.seat_request_reading(asked, name)).data,
+        s.SeatRequestSerializer(
+            s.seat_request_reading(asked, match.seat_at(asked.position).name)
+        ).data,
         status=status.HTTP_201_CREATED,
     )
 

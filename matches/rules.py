@@ -588,6 +588,17 @@ def check_sheet(deals: Sequence[Deal], target: int = TARGET) -> Result:
     return outcome
 
 
+def check_current(number: int, current: int) -> None:
+    """An entry or a redeal names the deal it is for, and only the current one takes
+    it: one meant for another deal (a late phone) is never counted elsewhere."""
+    if number != current:
+        raise Conflict(
+            _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
+            number=number,
+            current=current,
+        )
+
+
 def current_deal(deals: Sequence[Deal]) -> int:
     """The number of the deal being entered: the last one if incomplete, else the next."""
     if deals and not deals[-1].complete:

@@ -119,7 +119,6 @@ class SeatAsked:
     asker: str  # the name the asker goes by
     held: bool  # someone holds the seat now (else it was freed meanwhile)
     created: object
-    may_answer: bool
 
 
 @dataclass(frozen=True)
@@ -375,9 +374,8 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
                 seat=asked.position,
                 name=seat_names[asked.position],
                 asker=asked.user.name,
-                held=any(s.user_id for s in seats if s.position == asked.position),
+                held=match.seat_at(asked.position).user_id is not None,
                 created=asked.created,
-                may_answer=True,
             )
             for asked in match.open_seat_requests()
             if asked.user_id not in holders  # seated again meanwhile: nothing to answer

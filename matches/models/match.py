@@ -247,9 +247,12 @@ class Match(models.Model):
             data={"version": self.version},
         )
 
-    def _check_join_token(self, token) -> None:
+    def join_token_is(self, token) -> bool:
         # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
-        if not secrets.compare_digest(str(token or "").encode(), self.join_token.encode()):
+        return secrets.compare_digest(str(token or "").encode(), self.join_token.encode())
+
+    def _check_join_token(self, token) -> None:
+        if not self.join_token_is(token):
             raise NotAllowed(
                 _("This join link is not valid any more: ask the host for the new one.")
             )
@@ -292,12 +295,7 @@ class Match(models.Model):
                     pending=rules.pending_extra(sheet[: number - 1]),
                     names=self.side_names(),
                 )
-            if number != current:
-                raise rules.Conflict(
-                    _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
-                    number=number,
-                    current=current,
-                )
+            rules.check_current(number, current)
             self._check_room(current)
             row = (
                 deals[-1]
@@ -359,12 +357,7 @@ class Match(models.Model):
             if number < current:
                 # Say what that deal already holds (a double tap, a slow phone).
                 rules.redeal(sheet[number - 1], number=number, names=names)
-            if number != current:
-                raise rules.Conflict(
-                    _("Deal %(number)s is not the current deal: the sheet is on deal %(current)s."),
-                    number=number,
-                    current=current,
-                )
+            rules.check_current(number, current)
             begun = deals[-1].as_rule() if deals and deals[-1].number == current else None
             redealt = rules.redeal(begun, number=current, names=names)
             self._check_room(current)
@@ -605,8 +598,8 @@ class Match(models.Model):
 
     # Seats: getting back in from another browser -----------------------------------
 
-    def _seat(self, position) -> Seat:
-        """The seat at ``position``, from the seats ``_lock`` read."""
+    def seat_at(self, position) -> Seat:
+        """The seat at ``position`` (one of the four), from the seats already read."""
         return next(seat for seat in self.seats.all() if seat.position == position)
 
     def _close_requests_of(self, user) -> None:
@@ -629,7 +622,7 @@ class Match(models.Model):
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can free a seat."))
-            seat = self._seat(position)
+            seat = self.seat_at(position)
             if seat.user_id is None:
                 raise rules.Conflict(_("%(name)s's seat is free already."), name=seat.name)
             before = {"seat": position, "name": seat.name, "user": seat.user_id}
@@ -647,19 +640,15 @@ class Match(models.Model):
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can make a link for a seat."))
-            seat = self._seat(position)
+            seat = self.seat_at(position)
             seat.link_token = new_token()
             seat.save(update_fields=["link_token"])
             self._commit(by, Event.SEAT_LINK, after={"seat": position, "name": seat.name})
         return seat
 
     def seat_link_is(self, position, token) -> bool:
-        seat = next((seat for seat in self.seats.all() if seat.position == position), None)
-        return bool(
-            seat
-            and seat.link_token
-            and secrets.compare_digest(str(token or "").encode(), seat.link_token.encode())
-        )
+        link = self.seat_at(position).link_token
+        return bool(link) and secrets.compare_digest(str(token or "").encode(), link.encode())
 
     def take_seat_by_link(self, user, position, token) -> Seat:
         """Take the seat the host's link is for, in place of whoever holds it; the link
@@ -667,7 +656,7 @@ class Match(models.Model):
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
-            seat = self._seat(position)
+            seat = self.seat_at(position)
             if seat.user_id is not None and seat.user_id == user.pk:
                 return seat
             if not self.seat_link_is(position, token):
@@ -700,7 +689,7 @@ class Match(models.Model):
             self._check_join_token(token)  # renewed meanwhile?
             if self.seat_of(user) is not None:
                 raise rules.Conflict(_("You already hold a seat in this match."))
-            seat = self._seat(position)
+            seat = self.seat_at(position)
             if seat.user_id is None:
                 raise rules.Conflict(
                     _("%(name)s's seat is free: take it, no need to ask."), name=seat.name
@@ -711,7 +700,7 @@ class Match(models.Model):
             if asked is not None:
                 raise rules.Conflict(
                     _("You asked for %(name)s's seat already: wait for the answer."),
-                    name=self._seat(asked.position).name,
+                    name=self.seat_at(asked.position).name,
                 )
             request = SeatRequest.objects.create(match=self, position=position, user=user)
             self._commit(
@@ -739,7 +728,7 @@ class Match(models.Model):
             )
             if request is None:
                 raise NotFound(_("There is no such request for a seat in this match."))
-            seat = self._seat(request.position)
+            seat = self.seat_at(request.position)
             if request.answered_at is not None:
                 raise rules.Conflict(
                     _("%(asker)s's request for %(name)s's seat was answered already."),

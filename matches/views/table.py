@@ -96,9 +96,7 @@ def join(request, token):
     account named after the seat, or after the name they typed."""
     match = Match.objects.for_sheet().filter(join_token=token).first()
     if match is None:
-        return not_found(
-            request, _("This join link is not valid any more: ask the host for the new one.")
-        )
+        return not_found(request, _join_link_gone())
     if match.seat_of(request.user) is not None:
         messages.info(request, _("You already hold a seat in this match."))
         return go(request, reverse("match", args=[match.pk]))
@@ -112,7 +110,7 @@ def join(request, token):
         try:
             # A newcomer's guest account exists only if the seat is really theirs.
             with transaction.atomic():
-                seat_name = {seat.position: seat.name for seat in match.seat_list()}[position]
+                seat_name = match.seat_at(position).name
                 user = User.create_guest(name or seat_name) if anonymous else request.user
                 match.join(user, token=token, position=position, name=name)
         except rules.Refusal as refusal:
@@ -145,7 +143,7 @@ def _join_page(request, match, form, status=None):
         "free": [(seat, SIDE_LABELS[seat.side]) for seat in seats if seat.user_id is None],
         "held": [(seat, SIDE_LABELS[seat.side]) for seat in seats if seat.user_id is not None],
         "asked": asked,
-        "asked_name": next((s.name for s in seats if asked and s.position == asked.position), ""),
+        "asked_name": match.seat_at(asked.position).name if asked else "",
     }
     if status is None:
         status = 400 if form.errors else 200
@@ -159,9 +157,7 @@ def ask_for_seat(request, token):
     sheet. A newcomer (a new browser) gets a guest account named after the seat."""
     match = Match.objects.for_sheet().filter(join_token=token).first()
     if match is None:
-        return not_found(
-            request, _("This join link is not valid any more: ask the host for the new one.")
-        )
+        return not_found(request, _join_link_gone())
     if request.method != "POST":
         # Only after the token: a wrong one shows nothing, as every link's page does.
         return HttpResponseNotAllowed(["POST"])
@@ -170,7 +166,7 @@ def ask_for_seat(request, token):
     try:
         position = rules.check_seat(position)
         with transaction.atomic():
-            seat_name = {seat.position: seat.name for seat in match.seat_list()}[position]
+            seat_name = match.seat_at(position).name
             user = User.create_guest(seat_name) if anonymous else request.user
             match.ask_for_seat(user, token=token, position=position)
     except rules.Refusal as refusal:
@@ -199,7 +195,7 @@ def seat_link(request, pk, position, token):
         return not_found(
             request, _("This link for a seat is not valid any more: ask the host for a new one.")
         )
-    seat = next(seat for seat in match.seat_list() if seat.position == position)
+    seat = match.seat_at(position)
     if request.method == "POST":
         anonymous = not request.user.is_authenticated
         try:
@@ -213,6 +209,10 @@ def seat_link(request, pk, position, token):
         return go(request, reverse("match", args=[pk]))
     context = {"match": match, "seat": seat, "side": SIDE_LABELS[seat.side], "token": token}
     return render(request, "matches/join.html", {**context, "names": match.side_names()})
+
+
+def _join_link_gone():
+    return _("This join link is not valid any more: ask the host for the new one.")
 
 
 def _watch_link_gone():
@@ -456,16 +456,15 @@ def redeal(request, pk):
     """The current deal was dealt again with nothing scored; the next player deals."""
     deal = request.POST.get("deal")
     seen = request.POST.get("version") or None
-    try:
-        number = rules.read_deal(deal)
-    except rules.Refusal:
-        number = deal  # refused by the match below, so never shown
     return act(
         request,
         pk,
         lambda match: match.redeal(request.user, deal=deal, version=seen),
-        notice=_("Deal %(number)s dealt again: nothing scored, the next player deals.")
-        % {"number": number},
+        # Said once the match took it, so the deal's number was read by then.
+        notice=lambda sheet: (
+            _("Deal %(number)s dealt again: nothing scored, the next player deals.")
+            % {"number": rules.read_deal(deal)}
+        ),
     )
 
 
