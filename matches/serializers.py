@@ -105,9 +105,11 @@ class Number(RuleField):
 
 @extend_schema_field(OpenApiTypes.BOOL)
 class YesNo(RuleField):
+    """A yes or no, read as the pages read a tick box: left out, no (unless required)."""
+
     def __init__(self, **kwargs):
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("default", False)
+        if not kwargs.setdefault("required", False):
+            kwargs.setdefault("default", False)
         super().__init__(rules.ticked, **kwargs)
 
 
@@ -289,8 +291,9 @@ class SeatAskSerializer(Body):
 
 
 class SeatAnswerSerializer(Body):
-    approve = serializers.BooleanField(
-        help_text="true: the asker takes the seat, whoever holds it loses it; false: turned down."
+    approve = YesNo(
+        required=True,
+        help_text="true: the asker takes the seat, whoever holds it loses it; false: turned down.",
     )
 
 

@@ -198,6 +198,22 @@ def test_turning_down_with_htmx_answers_the_sheet(match, maria, olga):
     assert "turned down" in text(browser(olga).get(f"/join/{match.join_token}/"))
 
 
+def test_an_answer_that_is_neither_yes_nor_no_is_refused_and_changes_nothing(match, maria, olga):
+    asked = match.ask_for_seat(olga, token=match.join_token, position="b1")
+    version = Match.objects.get(pk=match.pk).version
+
+    response = browser(maria).post(
+        f"/matches/{match.pk}/seat-requests/{asked.pk}/", {"approve": "maybe"}, **HTMX
+    )
+
+    # The API's words for the same answer: one rule reads it on both.
+    assert response.status_code == 400
+    assert "A box is either ticked or not: maybe is neither." in text(response)
+    asked.refresh_from_db()
+    assert asked.answered_at is None
+    assert Match.objects.get(pk=match.pk).version == version
+
+
 def test_the_invite_panel_lists_the_seats_and_frees_and_links_them(match, ana, ze):
     client = browser(ana)
     panel = text(client.get(f"/matches/{match.pk}/invite/", **HTMX))

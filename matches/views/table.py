@@ -641,12 +641,14 @@ def make_seat_link(request, pk, position):
 @posted.only("approve", refuse=bad_form)
 def answer_seat_request(request, pk, request_id):
     """Approve (the asker takes the seat) or turn down a request for a seat, from the sheet."""
-    approve = request.POST.get("approve") == "yes"
+    answer = request.POST.get("approve")  # yes or no, read by the API's own rule
     return act(
         request,
         pk,
-        lambda match: match.answer_seat_request(request.user, request_id, approve),
-        notice=_("The seat is theirs now.") if approve else _("Turned down."),
+        lambda match: match.answer_seat_request(request.user, request_id, rules.ticked(answer)),
+        notice=lambda sheet: (
+            _("The seat is theirs now.") if rules.ticked(answer) else _("Turned down.")
+        ),
     )
 
 
