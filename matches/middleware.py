@@ -1,6 +1,9 @@
-"""Headers every response carries, pages and API alike, in development too."""
+"""What every response gets, pages and API alike, in development too: its headers,
+and a refusal answered the same way whatever DEBUG says."""
 
 from django.conf import settings
+from django.http import Http404
+from django.urls import get_resolver, get_urlconf
 from django.utils.cache import patch_cache_control
 
 # Every script and style is a static file of our own, so nothing inline is
@@ -52,3 +55,25 @@ def private_answers(get_response):
         return response
 
     return middleware
+
+
+class RefusalsInPlace:
+    """Middleware: a view's 404 is answered by the site's own handler, DEBUG on or off.
+
+    With DEBUG on, Django answers an ``Http404`` raised in a view with its page of URL
+    patterns, which htmx would swap into a box beside the keys (or a phone would show
+    whole) where a player expects the sentence production gives. Here the URLconf's
+    ``handler404`` says it in every configuration; Django's technical page stays for a
+    path no URL pattern matches, which is where a developer wants it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Http404):
+            handler = get_resolver(get_urlconf()).resolve_error_handler(404)
+            return handler(request, exception)
+        return None

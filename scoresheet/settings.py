@@ -120,6 +120,7 @@ MIDDLEWARE = [
     "matches.middleware.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "matches.outage.DatabaseOutage",
+    "matches.middleware.RefusalsInPlace",
     "matches.middleware.private_answers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -215,6 +216,7 @@ LANGUAGES = [
     ("pt-br", _("Português (Brasil)")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["scoresheet.formats"]  # unambiguous dates in English
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Lisbon")
 USE_I18N = True
 USE_TZ = True
@@ -223,7 +225,7 @@ STATIC_URL = "static/"
 # Read at start-up: the test runner turns DEBUG off later, and whitenoise would then
 # look for a collectstatic folder that development never makes.
 WHITENOISE_AUTOREFRESH = DEBUG
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -274,15 +276,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
-# Production hardening; all on whenever DEBUG is off, HSTS preload aside.
-SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+# Production hardening; all on whenever DEBUG is off, HSTS preload aside. HTTPS=false
+# says the site is served over plain http on purpose (bin/run, at a table with no TLS):
+# no redirect to https, no Secure cookies (the browser would not send them back), no HSTS.
+HTTPS = envbool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", HTTPS)
 # The proxy says whether the request came in over HTTPS; without one, the header is
 # the client's word and means nothing. The proxy must set it, never pass it on.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 # Preloading bakes HTTPS-only for the whole domain into browsers, for months and past
 # any header's undoing: the domain's owner opts in, so the deploy check's nudge is off.
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)

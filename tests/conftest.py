@@ -8,11 +8,20 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from matches.models import Match, User
 
-from .servers import ROOT, Cluster, Gunicorn, postgresql_bin, production_env
+from .servers import (
+    ROOT,
+    BinRun,
+    Cluster,
+    Gunicorn,
+    database_url,
+    postgresql_bin,
+    production_env,
+)
 
 # Playwright's sync API runs an event loop in the test thread, beside live_server.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -40,23 +49,35 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture
-def phone(new_context, live_server):
-    """A phone at the table: a new 360×640 browser context and its page, signed in
-    as ``user`` when given; other options go to the context (color_scheme="dark")."""
+def phone(new_context, app):
+    """A phone at the table, on the app as ``bin/run`` serves it: a new 360×640 browser
+    context and its page, signed in as ``user`` when given; other options go to the
+    context (color_scheme="dark"). A page that warns of an id twice in it (a swap that
+    nested an element in its namesake) fails the test."""
+    pages = []
 
     def open_phone(user=None, **options):
         context = new_context(viewport={"width": 360, "height": 640}, **options)
         context.set_default_timeout(10_000)
         if user is not None:
-            client = Client()
-            client.force_login(user)
-            session = client.cookies[settings.SESSION_COOKIE_NAME].value
-            context.add_cookies(
-                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-            )
-        return context.new_page()
+            context.add_cookies([session_cookie(user, app.url)])
+        page = context.new_page()
+        page.warnings = []
+        page.on("console", lambda message: page.warnings.append(message.text))
+        pages.append(page)
+        return page
 
-    return open_phone
+    yield open_phone
+    twice = [warning for page in pages for warning in page.warnings if "duplicate id" in warning]
+    assert not twice, twice
+
+
+def session_cookie(user, url):
+    """The cookie of a session signed in as ``user``, for a browser on ``url``."""
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url}
 
 
 @pytest.fixture
@@ -79,6 +100,15 @@ def _fast_password_hashing(settings):
 def _fast_polls(settings):
     # Phones at a real table ask every 2 s; browser tests need not wait that long a step.
     settings.SHEET_POLL_MS = 300
+
+
+@pytest.fixture(autouse=True)
+def _english_to_begin_with():
+    # A page asked for in Portuguese leaves its language active in this thread (the
+    # locale middleware sets it for the request): every test starts from the default.
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
@@ -176,3 +206,65 @@ def server(cluster):
         yield server.wait_ready()
     finally:
         server.stop()
+
+
+# The app as people run it: bin/run itself, on the suite's database, for the browser tests.
+
+APP_ENV = {
+    # Phones at a real table ask every 2 s; browser tests need not wait that long a step.
+    "SHEET_POLL_MS": "300",
+    # The suite makes many accounts from one address (test_security.py tests the limits).
+    "RATE_LIMIT_LOGIN": "",
+    "RATE_LIMIT_GUEST": "",
+}
+
+
+def _suite_database():
+    if connection.vendor != "postgresql":
+        pytest.skip("bin/run serves the suite's database only on PostgreSQL (bin/test runs it)")
+    return database_url(connection.settings_dict)
+
+
+@pytest.fixture(scope="session")
+def app_server(django_db_setup, django_db_blocker):
+    """``bin/run`` serving the suite's database: the production server and settings,
+    over plain http, as a person starts it."""
+    with django_db_blocker.unblock():
+        database = _suite_database()
+    server = BinRun(database, env=APP_ENV)
+    try:
+        yield server.wait_ready()
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def debug_server(django_db_setup, django_db_blocker):
+    """``bin/run --debug``: Django's development server with DEBUG on, on the suite's
+    database."""
+    with django_db_blocker.unblock():
+        database = _suite_database()
+    server = BinRun(database, "--debug", env=APP_ENV)
+    try:
+        yield server.wait_ready()
+    finally:
+        server.stop()
+
+
+def _serving(server, settings):
+    # What a test makes is committed (transactional_db), so the server sees it, and
+    # the sessions it makes are signed with the server's key, so the server takes them.
+    settings.SECRET_KEY = server.secret_key
+    return server
+
+
+@pytest.fixture
+def app(app_server, transactional_db, settings):
+    """The app as ``bin/run`` serves it, for this test: ``app.url`` is its address."""
+    return _serving(app_server, settings)
+
+
+@pytest.fixture
+def debug_app(debug_server, transactional_db, settings):
+    """The app as ``bin/run --debug`` serves it, for this test."""
+    return _serving(debug_server, settings)

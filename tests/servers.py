@@ -1,16 +1,21 @@
-"""Real servers for the tests that need them: gunicorn or runserver on 127.0.0.1,
-a fresh SQLite file, and a PostgreSQL cluster of the test's own that it may restart.
+"""Real servers for the tests that need them: the app as ``bin/run`` starts it, the
+production server (``bin/serve``) or runserver on 127.0.0.1, a fresh SQLite file, and a
+PostgreSQL cluster of the test's own that it may restart.
 
 Everything started here is stopped by the code that started it, and every
 wait is bounded.
 """
 
+import atexit
 import contextlib
+import ctypes
+import functools
 import http.client
 import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -40,7 +45,8 @@ def database_url(settings_dict):
 
 
 def production_env(database, **extra):
-    """The environment of a production deployment, on plain HTTP at 127.0.0.1."""
+    """The environment of a production deployment, on plain HTTP at 127.0.0.1, with
+    its static files collected (``collected_static``)."""
     return {
         "PATH": os.environ.get("PATH", ""),
         "LANG": "C.UTF-8",
@@ -50,12 +56,13 @@ def production_env(database, **extra):
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "DATABASE_URL": database,
+        "STATIC_ROOT": collected_static(),
         **extra,
     }
 
 
 def development_env(database, **extra):
-    """The environment of ``bin/run``: the development settings (DEBUG on)."""
+    """The environment of ``bin/run --debug``: the development settings (DEBUG on)."""
     return {
         "PATH": os.environ.get("PATH", ""),
         "LANG": "C.UTF-8",
@@ -63,6 +70,28 @@ def development_env(database, **extra):
         "DATABASE_URL": database,
         **extra,
     }
+
+
+@functools.cache
+def collected_static():
+    """The static files collected once, as a deployment does before it starts the
+    server: a folder of this test run's own (removed when the run ends)."""
+    folder = tempfile.mkdtemp(prefix="squarescores-static-")
+    atexit.register(shutil.rmtree, folder, True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "STATIC_ROOT": folder,
+        },
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return folder
 
 
 def sqlite_database(folder):
@@ -79,20 +108,33 @@ def sqlite_database(folder):
     return url
 
 
+def _stop_with_the_tests():
+    """In the server's process before it starts: it is told to stop if the test run
+    dies without stopping it (killed by a timeout, say), so no server outlives it."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Server:
-    """A server process on a free port of 127.0.0.1; ``stop()`` ends it (and its workers)."""
+    """A server process on a free port of 127.0.0.1 (``{port}`` in its command or its
+    environment); ``stop()`` ends it and every process it started."""
 
     name = "server"
 
     def __init__(self, command, env):
         self.port = free_port()
         log, self.log = tempfile.mkstemp(prefix=f"{self.name}-", suffix=".log")
+        port = str(self.port)
         self.process = subprocess.Popen(
-            [arg.format(port=self.port) for arg in command],
+            [arg.replace("{port}", port) for arg in command],
             cwd=ROOT,
-            env=env,
+            env={name: value.replace("{port}", port) for name, value in env.items()},
             stdout=log,
             stderr=subprocess.STDOUT,
+            # A group of its own: stopping it stops every process it started (gunicorn's
+            # workers, runserver's reloaded child).
+            start_new_session=True,
+            preexec_fn=_stop_with_the_tests,
         )
         os.close(log)  # the server has its own copy
 
@@ -115,31 +157,64 @@ class Server:
 
     def stop(self):
         if self.process.poll() is None:
-            self.process.terminate()
+            self._signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self._signal(signal.SIGKILL)
                 self.process.wait(timeout=10)
+        self._signal(signal.SIGKILL)  # whatever of the group outlived its leader
         os.unlink(self.log)
+
+    def _signal(self, number):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, number)
 
 
 class Gunicorn(Server):
-    """One gunicorn instance with the production settings."""
+    """One instance of the production server, ``bin/serve``, with production settings."""
 
     name = "gunicorn"
 
     def __init__(self, database, *, workers=2, threads=4, env=None):
-        command = [
-            sys.executable, "-m", "gunicorn", "scoresheet.wsgi",
-            "--bind", "127.0.0.1:{port}",
-            "--workers", str(workers),
-            "--threads", str(threads),
-            "--worker-class", "gthread" if threads > 1 else "sync",
-            "--timeout", "30",
-            "--graceful-timeout", "2",
-        ]  # fmt: skip
-        super().__init__(command, production_env(database, **(env or {})))
+        settings = {
+            "BIND": "127.0.0.1:{port}",
+            "WEB_CONCURRENCY": str(workers),
+            "THREADS": str(threads),
+            **(env or {}),
+        }
+        super().__init__(["bin/serve"], production_env(database, **settings))
+
+
+class BinRun(Server):
+    """The app as a person starts it: ``bin/run`` itself (its setup, its settings, its
+    server), on ``database`` instead of its own SQLite file, on a port of its own.
+    ``args`` go to bin/run (``--debug``, ``--lan``); ``env`` adds to the environment."""
+
+    name = "bin-run"
+
+    def __init__(self, database, *args, secret_key=None, env=None):
+        self.secret_key = secret_key or secrets.token_urlsafe(50)
+        self.static = tempfile.mkdtemp(prefix="squarescores-static-")
+        environment = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": os.environ.get("HOME", "/root"),
+            "LANG": "C.UTF-8",
+            "DATABASE_URL": database,
+            "SECRET_KEY": self.secret_key,
+            "STATIC_ROOT": self.static,
+            **(env or {}),
+        }
+        super().__init__(["bin/run", "--port", "{port}", *args], environment)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout=90):
+        # bin/run sets up, migrates and collects the static files before it serves.
+        return super().wait_ready(timeout)
+
+    def stop(self):
+        super().stop()
+        shutil.rmtree(self.static, ignore_errors=True)
 
 
 class Runserver(Server):

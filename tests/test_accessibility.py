@@ -227,7 +227,7 @@ PAGES = [
 
 
 @pytest.fixture
-def phone(browser, live_server):
+def phone(browser, app):
     """One 360×640 context for a language, whose person changes with ``as_person``
     (the language cookie stays)."""
     contexts = []
@@ -251,7 +251,7 @@ def phone(browser, live_server):
                 client.force_login(user)
                 session = client.cookies[settings.SESSION_COOKIE_NAME].value
                 cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": session})
-            context.add_cookies([{**cookie, "url": live_server.url} for cookie in cookies])
+            context.add_cookies([{**cookie, "url": app.url} for cookie in cookies])
 
         return page, as_person
 
@@ -280,7 +280,7 @@ def problems_of(page, name, options):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_page_is_accessible(phone, live_server, tables, language):
+def test_every_page_is_accessible(phone, app, tables, language):
     """Each page is loaded once a language, in light, and checked with every rule; then
     the same page turns dark (what a phone in dark mode gets) and its colours are
     checked again: nothing but colour changes with the scheme."""
@@ -292,7 +292,7 @@ def test_every_page_is_accessible(phone, live_server, tables, language):
             as_person(tables[who] if who else None)
             person = who
         page.emulate_media(color_scheme="light")
-        step(page, live_server.url, tables)
+        step(page, app.url, tables)
         assert page.locator("html").get_attribute("lang") == language, name
         found = [(key, f"[light] {line}") for key, line in problems_of(page, name, EVERY)]
         page.emulate_media(color_scheme="dark")
@@ -310,7 +310,7 @@ def test_every_page_is_accessible(phone, live_server, tables, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_keys_of_the_sheet_take_a_finger(phone, live_server, tables, language):
+def test_the_keys_of_the_sheet_take_a_finger(phone, app, tables, language):
     """Every button, link drawn as a button and field of the sheet and its panels is
     44×44 CSS px or more (a radio or checkbox counts with its label)."""
     page, as_person = phone(language)
@@ -319,7 +319,7 @@ def test_the_keys_of_the_sheet_take_a_finger(phone, live_server, tables, languag
         if not name.startswith(("sheet", "corrections panel", "invite panel")):
             continue
         as_person(tables[who])
-        step(page, live_server.url, tables)
+        step(page, app.url, tables)
         small += [f"{name}: {key}" for key in page.evaluate(SMALL_KEYS, MINIMUM_TARGET)]
     assert not small, f"Under {MINIMUM_TARGET}×{MINIMUM_TARGET} px [{language}]:\n" + "\n".join(
         small

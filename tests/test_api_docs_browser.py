@@ -6,14 +6,14 @@ import pytest
 pytestmark = pytest.mark.browser
 
 
-def test_swagger_ui_shows_the_api_offline_under_the_csp(live_server, page):
+def test_swagger_ui_shows_the_api_offline_under_the_csp(app, page):
     refused = []
     page.on("console", lambda message: refused.append(message.text)
             if "Content Security Policy" in message.text else None)  # fmt: skip
     outside = []
     page.on("request", lambda request: outside.append(request.url)
-            if not request.url.startswith(live_server.url) else None)  # fmt: skip
-    page.goto(f"{live_server.url}/api/docs/")
+            if not request.url.startswith(app.url) else None)  # fmt: skip
+    page.goto(f"{app.url}/api/docs/")
     page.get_by_text("/api/matches/{id}/entries/").first.wait_for(timeout=15000)
     assert page.get_by_text("SquareScores API").first.is_visible()
     assert refused == []

@@ -19,11 +19,11 @@ SHEET_URL = re.compile(r"/matches/\d+/$")
 
 
 @pytest.fixture
-def table(phone, live_server, ana, maria):
+def table(phone, app, ana, maria):
     """Ana hosts from a1 with Maria in b2; Rui joins a2 from his phone's first browser."""
     match = Match.objects.start(ana, SEAT_NAMES, host_seat="a1")
     match.join(maria, token=match.join_token, position="b2")
-    join_url = f"{live_server.url}/join/{match.join_token}/"
+    join_url = f"{app.url}/join/{match.join_token}/"
     first = phone()
     first.goto(join_url)
     first.get_by_role("button", name=re.compile(r"^Rui Side A · take this seat")).click()
@@ -78,9 +78,9 @@ def test_the_player_asks_and_another_member_approves(table, phone, maria):
     expect(fresh.get_by_role("group", name="Games for Nós")).to_be_visible()
 
 
-def test_the_new_match_form_is_compact(phone, ana, live_server):
+def test_the_new_match_form_is_compact(phone, ana, app):
     page = phone(ana)
-    page.goto(f"{live_server.url}/matches/new/")
+    page.goto(f"{app.url}/matches/new/")
     page.screenshot(path="/tmp/seats-new.png", full_page=True)
     # The whole form, from the top of the page to its button (the footer is below).
     height = page.evaluate("document.querySelector('main form').getBoundingClientRect().bottom")

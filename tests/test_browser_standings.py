@@ -24,15 +24,13 @@ def overlap(one, other):
     )
 
 
-def test_the_chart_in_portuguese_draws_every_bar_with_labels_apart(
-    phone, live_server, match, ana, rui, ze
-):
+def test_the_chart_in_portuguese_draws_every_bar_with_labels_apart(phone, app, match, ana, rui, ze):
     four_rubbers(match, ana, ze)
     # One more for Ana and Rui, so the rates have decimals to write (3 of 4, 4 of 4 ...).
     last = match.night.rubbers()[-1]
     play(last.rematch(ana), ana, ("b", 4))
     page = phone(rui, locale="pt-PT", extra_http_headers={"Accept-Language": "pt-PT"})
-    page.goto(f"{live_server.url}/standings/")
+    page.goto(f"{app.url}/standings/")
     assert page.locator("h1").inner_text() == "Classificação"
     chart = page.locator("figure.chart svg")
     chart.wait_for()

@@ -8,10 +8,10 @@ import json
 import re
 import runpy
 import socket
-import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 import segno
@@ -22,7 +22,7 @@ from matches.views.table import _qr
 from scoresheet import lan
 
 from .conftest import SEAT_NAMES
-from .servers import ROOT, Server, development_env, free_port, sqlite_database
+from .servers import ROOT, BinRun
 
 SETTINGS = str(ROOT / "scoresheet" / "settings.py")
 QR_TITLE = "QR code of the join link"
@@ -38,27 +38,20 @@ def lan_address_here():
         return "127.0.0.2"
 
 
-def runserver(address, port):
-    """The command line ``bin/run --lan`` ends with (--noreload: one process to stop)."""
-    return [sys.executable, "manage.py", "runserver", f"{address}:{port}", "--noreload"]
+class LanServer(BinRun):
+    """``bin/run --lan`` itself, on a fresh SQLite file of its own (which it migrates):
+    the production server and settings on the LAN address, PUBLIC_URL naming it."""
 
+    name = "bin-run-lan"
 
-class LanServer(Server):
-    """The server ``bin/run --lan`` starts: runserver on the LAN address, PUBLIC_URL
-    naming it, the development settings, a fresh SQLite file."""
+    def __init__(self, folder, *args):
+        self.address = lan_address_here()
+        database = f"sqlite:///{Path(folder).resolve() / 'db.sqlite3'}"
+        env = {"LAN_ADDRESS": self.address, "RATE_LIMIT_GUEST": "", "SHEET_POLL_MS": "300"}
+        super().__init__(database, "--lan", *args, env=env)
+        self.url = f"http://{self.address}:{self.port}"
 
-    name = "runserver-lan"
-
-    def __init__(self, folder):
-        self.address, port = lan_address_here(), free_port()
-        self.url = f"http://{self.address}:{port}"
-        env = development_env(
-            sqlite_database(folder), PUBLIC_URL=self.url, RATE_LIMIT_GUEST="", SHEET_POLL_MS="300"
-        )
-        super().__init__(runserver(self.address, port), env)
-        self.port = port
-
-    def wait_ready(self, timeout=30):
+    def wait_ready(self, timeout=90):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -106,16 +99,6 @@ def test_show_prints_the_address_and_its_qr_code():
     printed = out.getvalue()
     assert "http://192.168.1.20:8000" in printed
     assert "▄" in printed or "█" in printed  # the code, drawn with half blocks
-
-
-def test_bin_run_lan_ends_with_runserver_on_the_address_it_names_in_public_url():
-    script = (ROOT / "bin" / "run").read_text()
-    assert 'export PUBLIC_URL="http://$address:${LAN_PORT:-8000}"' in script
-    assert script.rstrip().endswith(
-        'exec .venv/bin/python manage.py runserver "$address:${LAN_PORT:-8000}"'
-    )
-    # Plain bin/run stays as it was.
-    assert 'exec .venv/bin/python manage.py runserver "${PORT:-127.0.0.1:8000}"' in script
 
 
 # The settings ----------------------------------------------------------------------
@@ -258,24 +241,29 @@ def test_the_lan_server_still_refuses_other_host_names(lan_server):
     assert refused.value.code == 400
 
 
-def test_the_lan_address_is_not_served_without_the_lan_settings(tmp_path):
-    # Plain bin/run's settings: a phone's Host (the LAN address) gets 400, the bug --lan fixes.
+def test_the_lan_server_answers_as_production_does(lan_server):
+    """No debug page on the Wi-Fi: a page that is not there is the site's own refusal."""
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{lan_server.url}/matches/999999/", timeout=10)
+    assert refused.value.code == 404
+    page = refused.value.read().decode()
+    assert "There is nothing here" in page
+    assert "URLconf" not in page and "DEBUG" not in page
+
+
+def test_plain_bin_run_is_not_served_on_the_lan_address(tmp_path):
+    # Without --lan, bin/run listens on 127.0.0.1 alone: nothing answers a phone there.
     address = lan_address_here()
-    port = free_port()
-    server = Server(runserver(address, port), development_env(sqlite_database(tmp_path)))
+    server = BinRun(f"sqlite:///{tmp_path / 'db.sqlite3'}", env={"RATE_LIMIT_GUEST": ""})
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://{address}:{port}/", timeout=2)
-            except urllib.error.HTTPError as refused:
-                assert refused.code == 400
-                break
-            except OSError:
-                assert time.monotonic() < deadline, server.output()
-                assert server.process.poll() is None, server.output()
-                time.sleep(0.1)
-            else:
-                pytest.fail("served a Host it does not allow")
+        server.wait_ready()
+        try:
+            urllib.request.urlopen(f"http://{address}:{server.port}/", timeout=5)
+        except urllib.error.HTTPError as answer:
+            pytest.fail(f"the LAN address was served: {answer.code}")
+        except OSError:
+            pass  # refused: nothing listens there
+        else:
+            pytest.fail("the LAN address was served")
     finally:
         server.stop()
