@@ -29,14 +29,14 @@ def shoot(page, name):
 
 
 @pytest.fixture
-def screen(new_context, live_server):
+def screen(new_context, app):
     """A shared screen of ``width``×``height`` on a watch link: no sign-in."""
 
     def open_screen(token, width=1280, height=720):
         context = new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(10_000)
         page = context.new_page()
-        page.goto(f"{live_server.url}/watch/{token}/")
+        page.goto(f"{app.url}/watch/{token}/")
         return page
 
     return open_screen
@@ -52,12 +52,12 @@ def enter(page, deal, label, key):
 
 
 def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
-    phone, screen, live_server, match, ana, rui, ze, maria
+    phone, screen, app, match, ana, rui, ze, maria
 ):
     phones = {}
     for name, user in (("ana", ana), ("rui", rui), ("ze", ze), ("maria", maria)):
         page = phone(user)
-        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.goto(f"{app.url}/matches/{match.pk}/")
         phones[name] = page
     watch = screen(match.watch_token)
     # Marks the watch screen's document: a page load would lose it. The title is the
@@ -80,10 +80,10 @@ def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
         """What remains of the 3 s every screen has from the host's tap."""
         return max(1, (deadline - time.monotonic()) * 1000)  # 0 would wait for ever
 
-    expect(host).not_to_have_url(f"{live_server.url}/matches/{match.pk}/", timeout=left())
+    expect(host).not_to_have_url(f"{app.url}/matches/{match.pk}/", timeout=left())
     new = Match.objects.get(previous=match).pk
     for page in phones.values():
-        expect(page).to_have_url(f"{live_server.url}/matches/{new}/", timeout=left())
+        expect(page).to_have_url(f"{app.url}/matches/{new}/", timeout=left())
         expect(page.locator("#sheet")).to_have_attribute("data-version", "1", timeout=left())
     expect(watch.locator("[data-poll]")).to_have_attribute(
         "hx-get", f"/watch/{match.watch_token}/sheet/?rubber={new}", timeout=left()
@@ -99,7 +99,7 @@ def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
     expect(watch.locator(".banner")).to_have_count(0)
     expect(watch).to_have_title("Ana & Rui – Zé & Maria · SquareScores")
     assert watch.evaluate("window.stillHere") is True
-    assert watch.url == f"{live_server.url}/watch/{match.watch_token}/"
+    assert watch.url == f"{app.url}/watch/{match.watch_token}/"
 
     # The new rubber goes on, live on the screen as before.
     enter(phones["ze"], 1, "Nós", "1")
@@ -110,10 +110,10 @@ def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
 
     # The old rubber stays readable where it was.
     phones["rui"].go_back()
-    expect(phones["rui"]).to_have_url(f"{live_server.url}/matches/{match.pk}/")
+    expect(phones["rui"]).to_have_url(f"{app.url}/matches/{match.pk}/")
     expect(phones["rui"].locator(".banner")).to_contain_text("Nós won the rubber, 4 to 0.")
     phones["rui"].wait_for_timeout(1_000)  # several polls: it stays
-    expect(phones["rui"]).to_have_url(f"{live_server.url}/matches/{match.pk}/")
+    expect(phones["rui"]).to_have_url(f"{app.url}/matches/{match.pk}/")
 
 
 def inside(page, selector):
