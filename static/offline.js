@@ -10,18 +10,53 @@
 // or refused and why, shown until dismissed.
 //
 // It also registers the service worker (static/sw.js) where the browser has one,
-// so a phone without network still opens the last sheet it saw, read-only. The
+// so a phone without network still opens the last sheet it saw, read-only: each
+// time the sheet changes in place, the page gives the worker its copy. The
 // words come translated from the page (#queue's data attributes).
+//
+// What is kept on the phone is one person's: the page says who is signed in
+// (<body data-user>, empty for nobody), the worker drops every other person's
+// sheets, every other person's taps go unsent, and log-out forgets both.
 (function () {
   "use strict";
 
   var TIMEOUT = 5000; // a tap unanswered this long was not sent
   var RETRY_EVERY = 4000; // while any tap is waiting
+  var TAPS = "squarescores.taps."; // then the person's id, ".", the match's
   var script = document.currentScript;
   var controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
   var offlineCopy = document.body.hasAttribute("data-offline-copy");
+  // Who is signed in ("" for nobody); null on a page that does not say, or cannot
+  // know: one the server drew without reading the session (a database outage's 503).
+  var arrival = window.performance && performance.getEntriesByType
+    ? performance.getEntriesByType("navigation")[0] : null;
+  var me = arrival && arrival.responseStatus >= 500 ? null : document.body.getAttribute("data-user");
+
+  // Every person's taps but ``keep``'s go (all of them when ``keep`` is null).
+  function forgetTaps(keep) {
+    try {
+      var storage = window.localStorage;
+      for (var index = storage.length - 1; index >= 0; index--) {
+        var name = storage.key(index);
+        if (name && name.indexOf(TAPS) === 0 && (!keep || name.indexOf(TAPS + keep + ".") !== 0)) {
+          storage.removeItem(name);
+        }
+      }
+    } catch (error) {
+      // No storage: nothing was kept.
+    }
+  }
+
+  // An offline copy says who it was kept for, not who holds the phone now.
+  if (me !== null && !offlineCopy) {
+    forgetTaps(me);
+  }
 
   // The service worker ------------------------------------------------------------
+
+  function worker() {
+    return navigator.serviceWorker && navigator.serviceWorker.controller;
+  }
 
   function register() {
     if (!("serviceWorker" in navigator) || !script || !script.dataset.sw || offlineCopy) {
@@ -42,21 +77,72 @@
       channel.port1.onmessage = function () {
         document.documentElement.setAttribute("data-offline-ready", "");
       };
-      // A page the worker did not see load (the first visit) is fetched again for it.
-      registration.active.postMessage(
-        { keep: assets, page: controlled ? null : location.href },
-        [channel.port2]
-      );
+      // Who is here now, and a page the worker did not see load (the first visit),
+      // fetched again for it.
+      var word = { keep: assets, page: controlled ? null : location.href };
+      if (me !== null) {
+        word.user = me;
+      }
+      registration.active.postMessage(word, [channel.port2]);
     });
   }
 
-  // Log-out forgets the sheets kept on this phone.
+  // Log-out forgets the sheets and the taps kept on this phone.
   document.addEventListener("submit", function (event) {
-    var controller = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (controller && event.target.matches("[data-logout]")) {
-      controller.postMessage({ forget: true });
+    if (!event.target.matches("[data-logout]")) {
+      return;
+    }
+    forgetTaps(null);
+    if (worker()) {
+      worker().postMessage({ forget: true });
     }
   });
+
+  // The sheet changed in place (a poll, a tap, another phone's change): the worker
+  // keeps this copy, so that offline the phone opens the last sheet it saw, not the
+  // one it first loaded. Once a version, never from an offline copy.
+  var keptVersion = null;
+
+  function keepSheet() {
+    var sheet = document.getElementById("sheet");
+    if (offlineCopy || !sheet || me === null || !worker() || !/^\/matches\/\d+\/$/.test(location.pathname)) {
+      return; // the worker keeps a player's sheet page (sw.js's SHEET), nothing else
+    }
+    var version = sheet.getAttribute("data-version");
+    if (version === keptVersion) {
+      return;
+    }
+    keptVersion = version;
+    var copy = document.documentElement.cloneNode(true);
+    // What belongs to this moment of this page, not to the sheet: offline.js draws
+    // the bar again from the taps kept, and a panel cannot be used offline.
+    copy.removeAttribute("data-offline-ready");
+    copy.removeAttribute("data-offline-kept");
+    ["queue", "announce", "panel"].forEach(function (id) {
+      var part = copy.querySelector("#" + id);
+      if (part) {
+        part.textContent = "";
+      }
+    });
+    copy.querySelectorAll(".htmx-request, .htmx-settling, .htmx-swapping, .htmx-added").forEach(function (part) {
+      part.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+    });
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      // The worker has had it (and kept it, if the browser is still this person's).
+      document.documentElement.setAttribute("data-offline-kept", version);
+    };
+    worker().postMessage(
+      { snapshot: "<!doctype html>\n" + copy.outerHTML, page: location.href },
+      [channel.port2]
+    );
+  }
+
+  if (controlled && document.getElementById("sheet")) {
+    // The worker kept this very page as it came.
+    keptVersion = document.getElementById("sheet").getAttribute("data-version");
+  }
+  document.addEventListener("htmx:afterSettle", keepSheet);
 
   register();
 
@@ -68,8 +154,9 @@
 
   // The taps kept on this phone -----------------------------------------------------
   // Each {key, url, body, deal, games, label} and, once refused, {refused: reason}.
+  // Never a CSRF token: it is read from the page when a tap goes.
 
-  var storeKey = "squarescores.taps." + words.user + "." + words.match;
+  var storeKey = TAPS + words.user + "." + words.match;
   var memory = []; // where they are when the browser keeps no localStorage
   var flying = {}; // keys this page is sending right now
   var recorded = []; // taps recorded after waiting, shown for a while: {key, text}
@@ -179,17 +266,16 @@
   // change once), the focus kept on the button it was on.
   function render() {
     var bar = document.createElement("div");
-    if (offline()) {
-      bar.appendChild(element("p", "offline", offlineCopy ? words.offlineCopy : words.offline));
-    }
     var last = null;
     load().forEach(function (tap) {
       var line;
       if (tap.refused) {
+        // What was tapped, then the server's reason, then the way to put it away.
         line = element("p", "tap refused");
         line.appendChild(element("strong")).appendChild(describe(words.refused, tap));
-        line.appendChild(dismissButton(tap.key));
+        line.appendChild(document.createTextNode(" "));
         line.appendChild(element("span", "reason", tap.refused));
+        line.appendChild(dismissButton(tap.key));
       } else if (!flying[tap.key] || tap.key === sending) {
         line = last = element("p", "tap unsent");
         line.appendChild(element("span")).appendChild(describe(words.unsent, tap));
@@ -198,6 +284,19 @@
         bar.appendChild(line);
       }
     });
+    recorded.forEach(function (done) {
+      var line = element("p", "tap recorded");
+      line.appendChild(element("span", "", done.text));
+      line.appendChild(dismissButton(done.key));
+      bar.appendChild(line);
+    });
+    // The taps first, what matters; then why they wait, its words running beside
+    // Retry (which so takes no line of its own).
+    var notice = null;
+    if (offline()) {
+      notice = element("div", "notice");
+      bar.appendChild(notice);
+    }
     if (last) {
       var retry = element("button", "retry", sending ? words.sending : words.retry);
       retry.type = "button";
@@ -205,14 +304,11 @@
       if (sending) {
         retry.setAttribute("aria-disabled", "true");
       }
-      last.appendChild(retry);
+      (notice || last).appendChild(retry);
     }
-    recorded.forEach(function (done) {
-      var line = element("p", "tap recorded");
-      line.appendChild(element("span", "", done.text));
-      line.appendChild(dismissButton(done.key));
-      bar.appendChild(line);
-    });
+    if (notice) {
+      notice.appendChild(element("p", "offline", offlineCopy ? words.offlineCopy : words.offline));
+    }
     if (bar.innerHTML === area.innerHTML) {
       return;
     }
@@ -225,8 +321,6 @@
     if (again && area.querySelector(again)) {
       area.querySelector(again).focus();
     }
-    // #messages sticks to the top too: below this bar, not under it.
-    document.documentElement.style.setProperty("--queue-height", area.offsetHeight + "px");
   }
 
   function notSent() {
@@ -294,11 +388,23 @@
     return status === 0 || status === 429 || status >= 500;
   }
 
+  // The refusal's own words. A refused tap is answered with the message alone
+  // (answers.py's alert: <p class="message">, for #messages); a refusal from outside
+  // the views is the small problem page, its words the paragraph under <main>. Never
+  // other words an answer might carry (a sheet's lines, messages left for a page).
   function reason(answer) {
     var page = document.createElement("template");
     page.innerHTML = answer.text;
-    var said = page.content.querySelector(".message") || page.content.querySelector("main p");
-    return said && said.textContent.trim() ? said.textContent.trim() : "HTTP " + answer.status;
+    var said = null;
+    Array.prototype.some.call(page.content.children, function (part) {
+      said = part.matches("p.message") ? part : null;
+      return said;
+    });
+    if (!said && !page.content.querySelector("#sheet")) {
+      said = page.content.querySelector("main > p");
+    }
+    var words = said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+    return words || "HTTP " + answer.status;
   }
 
   function answered(tap, answer) {
@@ -420,6 +526,7 @@
     }
     var data = detail.formData;
     var games = parseInt(data.get("games"), 10) + (parseInt(data.get("extra"), 10) || 0);
+    data.delete("csrfmiddlewaretoken"); // the X-CSRFToken header carries it
     var tap = {
       key: newKey(),
       url: detail.path,

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.db import OperationalError
 from django.test import Client
 from playwright.sync_api import expect
 
 from matches.middleware import CONTENT_SECURITY_POLICY
-from matches.models import Event, Match
+from matches.models import Event
 
-from .test_browser_table import ARTIFACTS, keys
+from .test_browser_table import ARTIFACTS, crosses, keys
 
 UNSENT = "#queue .unsent > span"
 BACK = 10_000  # back online to recorded: the online event sends it at once; 10 s at most
@@ -33,14 +32,14 @@ WATCH_CSP = (
 )
 
 
-def sheet(live_server, match):
-    return f"{live_server.url}/matches/{match.pk}/"
+def sheet(app, match):
+    return f"{app.url}/matches/{match.pk}/"
 
 
-def open_sheet(phone, live_server, match, user, *, deal=1, **options):
+def open_sheet(phone, app, match, user, *, deal=1, **options):
     page = phone(user, **options)
     page.add_init_script(WATCH_CSP)
-    page.goto(sheet(live_server, match))
+    page.goto(sheet(app, match))
     expect(page.get_by_role("heading", name=f"Deal {deal}", exact=True)).to_be_visible()
     return page
 
@@ -59,10 +58,6 @@ def restore(context):
     context.unroute("**/entries/", abort)
     context.unroute("**/undo/", abort)
     context.set_offline(False)
-
-
-def out_of_reach(*args, **kwargs):
-    raise OperationalError("the network is down")
 
 
 def abort(route):
@@ -96,11 +91,9 @@ def shoot(page, name):
 
 
 @pytest.mark.browser
-def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(
-    phone, live_server, match, rui
-):
+def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(phone, app, match, rui):
     # Without a service worker (a plain-http Wi-Fi address has none): the queue works alone.
-    page = open_sheet(phone, live_server, match, rui, service_workers="block", color_scheme="dark")
+    page = open_sheet(phone, app, match, rui, service_workers="block", color_scheme="dark")
     cut(page.context)
     started = time.monotonic()
     keys(page, "Nós").get_by_text("1", exact=True).click()
@@ -135,16 +128,14 @@ def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(
 
 
 @pytest.mark.browser
-def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(
-    phone, live_server, match, rui, monkeypatch
-):
-    page = open_sheet(phone, live_server, match, rui)
+def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, app, match, rui):
+    page = open_sheet(phone, app, match, rui)
     kept_by_the_worker(page)
     context = page.context
     cut(context)
     # A tab Chromium opens in an offline context may send before its emulated offline
-    # takes hold (the browser's race, not the phone's): the server is out of reach too.
-    monkeypatch.setattr(Match, "record", out_of_reach)
+    # takes hold (the browser's race, not the phone's): the context's routes turn the
+    # writes back whatever the emulation does (cut).
     keys(page, "Nós").get_by_text("2", exact=True).click()
     expect(page.locator(UNSENT)).to_have_text("Not sent yet: 2 for Nós in deal 1")
     shoot(page, "offline-queued-light")
@@ -163,12 +154,11 @@ def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(
     page.close()
     page = context.new_page()
     page.add_init_script(WATCH_CSP)
-    page.goto(sheet(live_server, match))
+    page.goto(sheet(app, match))
     expect(page.locator(UNSENT)).to_have_text("Not sent yet: 2 for Nós in deal 1")
     assert entries(match) == []
 
     restore(context)
-    monkeypatch.undo()
     until(lambda: entries(match) == [(1, rui.pk)])
     # Back to the live sheet by itself, the tap on it, counted once.
     expect(page.locator("body:not([data-offline-copy])")).to_have_count(1, timeout=BACK)
@@ -182,9 +172,9 @@ def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(
 
 @pytest.mark.browser
 def test_a_queued_tap_whose_deal_the_other_side_claimed_is_refused_with_why(
-    phone, live_server, match, rui, ze
+    phone, app, match, rui, ze
 ):
-    page = open_sheet(phone, live_server, match, rui)
+    page = open_sheet(phone, app, match, rui)
     cut(page.context)
     keys(page, "Nós").get_by_text("1", exact=True).click()
     expect(page.locator(UNSENT)).to_have_text("Not sent yet: 1 for Nós in deal 1")
@@ -210,20 +200,175 @@ def test_a_queued_tap_whose_deal_the_other_side_claimed_is_refused_with_why(
     no_csp_violations(page)
 
 
+def kept_as_seen(page):
+    """The worker has had the sheet as the page shows it now (offline.js marks the page
+    once the worker has answered; it keeps it only for the person the browser is theirs)."""
+    version = page.locator("#sheet").get_attribute("data-version")
+    expect(page.locator("html")).to_have_attribute("data-offline-kept", version)
+
+
+# Every sheet the page hands to the worker, counted from before its scripts run.
+COUNT_COPIES = (
+    "window.copiesKept = [];"
+    "const post = ServiceWorker.prototype.postMessage;"
+    "ServiceWorker.prototype.postMessage = function (data, ...rest) {"
+    "  if (data && data.snapshot) {"
+    '    window.copiesKept.push(/data-version="(\\d+)"/.exec(data.snapshot)[1]);'
+    "  }"
+    "  return post.call(this, data, ...rest);"
+    "};"
+)
+
+
 @pytest.mark.browser
-def test_the_sheet_opens_offline_read_only_without_polling(phone, live_server, match, ana, rui):
+def test_reloaded_offline_the_phone_opens_the_last_sheet_it_saw(
+    phone, app, match, ana, rui, ze, maria
+):
+    page = phone(ze)
+    page.add_init_script(WATCH_CSP)
+    page.add_init_script(COUNT_COPIES)
+    page.goto(sheet(app, match))
+    kept_by_the_worker(page)
+    expect(page.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
+    # The rubber goes on from the other phones; Zé's phone sees it by its poll alone.
+    won = [(ana, "a"), (ze, "b"), (rui, "a"), (maria, "b"), (ana, "a"), (ze, "b"), (rui, "a")]
+    for number, (player, side) in enumerate(won, start=1):
+        match.record(player, deal=number, side=side, games=1)
+        time.sleep(0.4)  # a poll's worth: each step is a sheet this phone saw
+    expect(crosses(page)).to_have_text("Nós: 3 games, Eles: 4 games.")
+    kept_as_seen(page)
+    page.wait_for_timeout(1_000)  # three polls, all of them 304s
+    copies = page.evaluate("window.copiesKept")
+    assert copies and len(copies) == len(set(copies)), copies  # once a version at most
+
+    cut(page.context)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", "")
+    expect(crosses(page)).to_have_text("Nós: 3 games, Eles: 4 games.")
+    expect(page.locator(".outcome-line")).to_have_text("Eles won the rubber, 4 to 3.")
+    expect(page.locator("#deals-details summary")).to_have_text("The sheet: 7 deals")
+    expect(page.locator("#queue .offline")).to_have_text(
+        "Offline: the sheet as this phone last saw it, read-only until the network is back."
+    )
+    no_csp_violations(page)
+
+
+def boxes(page, selector):
+    found = page.locator(selector)
+    return [found.nth(index).bounding_box() for index in range(found.count())]
+
+
+def overlap(one, other):
+    return not (
+        one["x"] + one["width"] <= other["x"]
+        or other["x"] + other["width"] <= one["x"]
+        or one["y"] + one["height"] <= other["y"]
+        or other["y"] + other["height"] <= one["y"]
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("scheme", "language", "who"),
+    [
+        ("light", "en", "rui"),
+        ("dark", "en", "rui"),
+        ("light", "pt-PT", "ana"),
+        ("dark", "pt-BR", "ze"),
+    ],
+)
+def test_the_not_sent_yet_bar_never_covers_the_crosses_or_the_totals(
+    phone, app, match, request, scheme, language, who
+):
+    # Ana hosts: she has both sides' keys, the longest page of the table.
+    page = phone(request.getfixturevalue(who), color_scheme=scheme, locale=language)
+    page.add_init_script(WATCH_CSP)
+    page.goto(sheet(app, match))
+    mine = page.locator(".keys").first
+    cut(page.context)
+    mine.locator("button").nth(1).click()
+    expect(page.locator(UNSENT)).to_have_count(1)
+    mine.locator("button").nth(2).click()
+    expect(page.locator(UNSENT)).to_have_count(2)
+    shoot(page, f"offline-two-taps-{scheme}-{language}")
+    bar = page.locator("#queue").bounding_box()
+    covered = boxes(page, ".crosses svg") + boxes(page, ".crosses .total")
+    assert len(covered) == 3
+    for part in covered:
+        assert not overlap(bar, part), (bar, part)
+    # Compact, above the sheet (Portuguese says more), and the crosses, the totals, the
+    # deal and the keys of the viewer's own side still on the screen without scrolling.
+    assert bar["height"] <= (130 if language == "en" else 150), bar
+    assert bar["y"] + bar["height"] <= covered[0]["y"], (bar, covered[0])
+    own_keys = [button.bounding_box() for button in mine.locator("button").all()]
+    seen = covered + boxes(page, "#deal-title") + own_keys
+    for part in seen:
+        assert part["y"] >= 0 and part["y"] + part["height"] <= 640, part
+    no_csp_violations(page)
+
+
+REFUSED_IN_DEAL_6 = {
+    "en": (
+        "Not recorded: 1 for Nós in deal 6.",
+        "Deal 6 is already claimed: Ana & Rui won 1 in it. Only one side can win games in a deal.",
+        "Dismiss",
+    ),
+    "pt-PT": (
+        "Não registado: 1 para Nós na mão 6.",
+        "A mão 6 já foi ganha por Ana & Rui, com 1. Só uma equipa pode ganhar jogos numa mão.",
+        "Fechar",
+    ),
+}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", REFUSED_IN_DEAL_6)
+def test_a_queued_tap_refused_says_what_was_tapped_then_the_refusals_own_reason(
+    phone, app, match, ana, ze, language
+):
+    # Deal 6, Zé & Maria 3 games to 2: Zé's "1 for Nós" waits offline while Ana claims it.
+    for number, side in enumerate("ababb", start=1):
+        match.record(ana if side == "a" else ze, deal=number, side=side, games=1)
+    page = phone(ze, locale=language)
+    page.add_init_script(WATCH_CSP)
+    page.goto(sheet(app, match))
+    expect(page.locator("#deal-title")).to_contain_text("6")
+    cut(page.context)
+    page.locator(".keys [data-key='b-1']").click()
+    expect(page.locator(UNSENT)).to_have_count(1)
+    match.record(ana, deal=6, side="a", games=1)
+
+    restore(page.context)
+    tapped, why, dismiss = REFUSED_IN_DEAL_6[language]
+    refused = page.locator("#queue .refused")
+    # One line, read in order: what was tapped, the server's reason, the way to put it away.
+    expect(refused).to_have_text(f"{tapped} {why}{dismiss}", timeout=BACK)
+    expect(refused.locator(".reason")).to_have_text(why)
+    assert refused.evaluate("line => [...line.children].map(part => part.className)") == [
+        "",
+        "reason",
+        "link",
+    ]
+    expect(page.locator("#messages")).to_be_empty()
+    expect(page.locator("#deal-title")).to_contain_text("7")  # the sheet caught up by itself
+    shoot(page, f"offline-refused-deal-6-{language}")
+    no_csp_violations(page)
+
+
+@pytest.mark.browser
+def test_the_sheet_opens_offline_read_only_without_polling(phone, app, match, ana, rui):
     match.record(rui, deal=1, side="a", games=1)
     for scheme in ("light", "dark"):
         page = phone(ana, color_scheme=scheme)
         page.add_init_script(WATCH_CSP)
-        page.goto(sheet(live_server, match))
+        page.goto(sheet(app, match))
         kept_by_the_worker(page)
-        page.goto(f"{live_server.url}/history/")
+        page.goto(f"{app.url}/history/")
 
         cut(page.context)
         polls = []
         page.on("request", lambda request, polls=polls: polls.append(request.url))
-        page.goto(sheet(live_server, match))
+        page.goto(sheet(app, match))
         expect(page.locator("#queue .offline")).to_have_text(
             "Offline: the sheet as this phone last saw it, read-only until the network is back."
         )
@@ -242,8 +387,8 @@ def test_the_sheet_opens_offline_read_only_without_polling(phone, live_server, m
 
 
 @pytest.mark.browser
-def test_a_tap_online_leaves_nothing_behind(phone, live_server, match, rui):
-    page = open_sheet(phone, live_server, match, rui)
+def test_a_tap_online_leaves_nothing_behind(phone, app, match, rui):
+    page = open_sheet(phone, app, match, rui)
     with page.expect_request("**/entries/") as sent:
         keys(page, "Nós").get_by_text("1", exact=True).click()
     assert re.fullmatch(r"[0-9a-f-]{32,36}", sent.value.header_value("Idempotency-Key"))
@@ -254,8 +399,8 @@ def test_a_tap_online_leaves_nothing_behind(phone, live_server, match, rui):
 
 
 @pytest.mark.browser
-def test_a_lost_answer_goes_again_with_its_key_and_counts_once(phone, live_server, match, rui):
-    page = open_sheet(phone, live_server, match, rui)
+def test_a_lost_answer_goes_again_with_its_key_and_counts_once(phone, app, match, rui):
+    page = open_sheet(phone, app, match, rui)
     sent = []
 
     def lose_the_answer(route):
@@ -282,9 +427,9 @@ def test_a_lost_answer_goes_again_with_its_key_and_counts_once(phone, live_serve
 
 
 @pytest.mark.browser
-def test_other_actions_offline_say_they_were_not_sent(phone, live_server, match, rui):
+def test_other_actions_offline_say_they_were_not_sent(phone, app, match, rui):
     match.record(rui, deal=1, side="a", games=1)
-    page = open_sheet(phone, live_server, match, rui, deal=2)
+    page = open_sheet(phone, app, match, rui, deal=2)
     cut(page.context)
     page.get_by_role("button", name=re.compile("^Undo")).click()
     expect(page.locator("#messages")).to_have_text("Not sent: check your connection and try again.")
