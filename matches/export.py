@@ -3,33 +3,68 @@
 The JSON bodies are the API's: the match serializer and the night's reading, so a
 program that reads the API reads an export too. Tokens are left out: an export
 file travels, and the join link would travel with it.
+
+A CSV is for a spreadsheet, so it is written for the reader's language: headers,
+yes/no and the outcome in the active language, the delimiter that language's
+spreadsheets split at, and a byte-order mark so the spreadsheet reads UTF-8 rather
+than guessing the machine's own code page.
 """
 
 import csv
+import io
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.formats import get_format
+from django.utils.translation import gettext, pgettext_lazy
 
 from . import rules
 from . import serializers as s
 from .models import Match, Night
 from .sheet import read
 
+# The order is fixed, whatever the language: redeal came last when it was added, so
+# the columns before it kept their places, and the outcome comes after it.
 CSV_COLUMNS = [
-    "night",
-    "match",
-    "deal",
-    "dealer",
-    "side_a",
-    "a",
-    "side_b",
-    "b",
-    "tie",
-    "sweep",
-    "total_a",
-    "total_b",
-    "redeal",  # last, so the columns before it keep their places
+    # Translators: a column of the exported spreadsheet: the night's name.
+    pgettext_lazy("export column", "Night"),
+    # Translators: a column of the exported spreadsheet: the rubber's number.
+    pgettext_lazy("export column", "Rubber"),
+    # Translators: a column of the exported spreadsheet: the deal's number in its rubber.
+    pgettext_lazy("export column", "Deal"),
+    # Translators: a column of the exported spreadsheet: the player who dealt that deal.
+    pgettext_lazy("export column", "Dealer"),
+    # Translators: a column of the exported spreadsheet: the names of side A's two players.
+    pgettext_lazy("export column", "Side A"),
+    # Translators: a column of the exported spreadsheet: the games side A won in that deal.
+    pgettext_lazy("export column", "Games A"),
+    # Translators: a column of the exported spreadsheet: the names of side B's two players.
+    pgettext_lazy("export column", "Side B"),
+    # Translators: a column of the exported spreadsheet: the games side B won in that deal.
+    pgettext_lazy("export column", "Games B"),
+    # Translators: a column of the exported spreadsheet, yes or no: the deal was a 60–60 tie.
+    pgettext_lazy("export column", "Tie"),
+    # Translators: a column of the exported spreadsheet, yes or no: one side took every
+    # trick of the deal (4 games).
+    pgettext_lazy("export column", "Bandeira"),
+    # Translators: a column of the exported spreadsheet: side A's games after that deal.
+    pgettext_lazy("export column", "Total A"),
+    # Translators: a column of the exported spreadsheet: side B's games after that deal.
+    pgettext_lazy("export column", "Total B"),
+    # Translators: a column of the exported spreadsheet, yes or no: the deal was dealt
+    # again with nothing scored.
+    pgettext_lazy("export column", "Redeal"),
+    # Translators: a column of the exported spreadsheet: how the rubber went, in words
+    # ("won by Ana & Rui", "ended early", "in play").
+    pgettext_lazy("export column", "Outcome"),
 ]
+
+YES_NO = {
+    # Translators: a cell of the exported spreadsheet under Tie, Bandeira or Redeal.
+    True: pgettext_lazy("export cell", "yes"),
+    # Translators: a cell of the exported spreadsheet under Tie, Bandeira or Redeal.
+    False: pgettext_lazy("export cell", "no"),
+}
 
 # A spreadsheet runs a cell starting with one of these as a formula.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -40,8 +75,30 @@ def _text(value):
     return f"'{value}" if value.startswith(FORMULA_START) else value
 
 
-def _flag(value):
-    return "true" if value else "false"
+def _yes_no(value):
+    return str(YES_NO[bool(value)])
+
+
+def csv_delimiter():
+    """The delimiter of a CSV in the active language. Where the language writes
+    decimal commas (pt-PT, pt-BR) its spreadsheets read a comma as part of a number
+    and split a CSV at semicolons; Django's locale formats say which languages do."""
+    return ";" if get_format("DECIMAL_SEPARATOR") == "," else ","
+
+
+def csv_header():
+    return [str(column) for column in CSV_COLUMNS]
+
+
+def outcome(match, names):
+    """How the rubber went, in words, for the reader of the export (not for one side)."""
+    if match.status == Match.WON:
+        # Translators: the outcome of a rubber in the exported spreadsheet, e.g. "won by
+        # Ana & Rui" (the rubber, "partida", was won by that pair).
+        return gettext("won by %(side)s") % {"side": names[match.winner]}
+    if match.status == Match.ENDED:
+        return gettext("ended early")
+    return gettext("in play")
 
 
 def full(matches):
@@ -54,10 +111,12 @@ def night_rubbers(night):
 
 
 def deal_rows(matches):
-    """A row per deal of each match, with the running totals after it."""
+    """A row per deal of each match, with the running totals after it and the
+    rubber's outcome, in the active language."""
     for match in matches:
         names = match.side_names()
         seated = {seat.position: seat.name for seat in match.seat_list()}
+        how = _text(outcome(match, names))
         deals = match.deal_list()
         for deal, totals in zip(deals, rules.running_totals(deals), strict=True):
             yield [
@@ -69,18 +128,27 @@ def deal_rows(matches):
                 "" if deal.a is None else deal.a,
                 _text(names["b"]),
                 "" if deal.b is None else deal.b,
-                _flag(deal.tie),
-                _flag(deal.sweep),
+                _yes_no(deal.tie),
+                _yes_no(deal.sweep),
                 totals["a"],
                 totals["b"],
-                _flag(deal.redeal),
+                _yes_no(deal.redeal),
+                how,
             ]
 
 
 def write_csv(matches, out):
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer = csv.writer(out, delimiter=csv_delimiter())
+    writer.writerow(csv_header())
     writer.writerows(deal_rows(matches))
+
+
+def csv_file(matches) -> bytes:
+    """The CSV as a spreadsheet opens it: UTF-8 behind a byte-order mark, without
+    which Excel reads the bytes in the machine's code page ("Zé" comes out "ZÃ©")."""
+    out = io.StringIO()
+    write_csv(matches, out)
+    return out.getvalue().encode("utf-8-sig")
 
 
 def match_json(match):

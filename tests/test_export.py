@@ -1,17 +1,30 @@
 """Export: a rubber and a night as CSV (a row per deal) and JSON (the API's bodies),
-and all of a person's own data as one JSON file."""
+and all of a person's own data as one JSON file. A CSV opens in a spreadsheet in the
+reader's language as it is: UTF-8 with a byte-order mark, `;` where the language writes
+decimal commas, headers, yes/no and the outcome in the language, the date in its name."""
 
+import codecs
 import csv
+import datetime
 import io
 import json
+import zoneinfo
 
 import pytest
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import pgettext
 
 from matches import export
 from matches.models import Match, Night
 from tests.conftest import SEAT_NAMES
 from tests.nights import four_rubbers, play
 from tests.pages import browser
+
+HEADER = [
+    "Night", "Rubber", "Deal", "Dealer", "Side A", "Games A", "Side B", "Games B",
+    "Tie", "Bandeira", "Total A", "Total B", "Redeal", "Outcome",
+]  # fmt: skip
 
 
 @pytest.fixture
@@ -29,32 +42,39 @@ def one(match):
     return export.full(Match.objects.filter(pk=match.pk))
 
 
+def download(client, path, language="en"):
+    return client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+
+
+def rows_of(response, delimiter=","):
+    """The rows of a downloaded CSV as a spreadsheet reads them: UTF-8 past its mark."""
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=delimiter))
+
+
 def test_rubber_csv_has_a_row_per_deal_with_running_totals(rubbers):
     first = rubbers[0]
     start = [first.night.name, str(first.pk)]
+    won = "won by Ana & Rui"
     assert csv_rows(one(first)) == [
-        export.CSV_COLUMNS,
-        [*start, "1", "Ana", "Ana & Rui", "0", "Zé & Maria", "0", "true", "false", "0", "0",
-         "false"],
-        [*start, "2", "Zé", "Ana & Rui", "3", "Zé & Maria", "0", "false", "false", "3", "0",
-         "false"],
-        [*start, "3", "Rui", "Ana & Rui", "1", "Zé & Maria", "0", "false", "false", "4", "0",
-         "false"],
+        HEADER,
+        [*start, "1", "Ana", "Ana & Rui", "0", "Zé & Maria", "0", "yes", "no", "0", "0",
+         "no", won],
+        [*start, "2", "Zé", "Ana & Rui", "3", "Zé & Maria", "0", "no", "no", "3", "0",
+         "no", won],
+        [*start, "3", "Rui", "Ana & Rui", "1", "Zé & Maria", "0", "no", "no", "4", "0",
+         "no", won],
     ]  # fmt: skip
 
 
-def test_csv_header_names_every_column():
-    assert export.CSV_COLUMNS == [
-        "night", "match", "deal", "dealer", "side_a", "a", "side_b", "b",
-        "tie", "sweep", "total_a", "total_b", "redeal",
-    ]  # fmt: skip
+def test_csv_header_names_every_column_in_its_order_redeal_then_outcome_last():
+    assert export.csv_header() == HEADER
 
 
 def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
     second = rubbers[1]
     rows = csv_rows(one(second))
     assert rows[1][4:] == [
-        "Ana & Zé", "0", "Rui & Maria", "4", "false", "true", "0", "4", "false",
+        "Ana & Zé", "0", "Rui & Maria", "4", "no", "yes", "0", "4", "no", "won by Rui & Maria",
     ]  # fmt: skip
     waiting = Match.objects.start(ana, SEAT_NAMES, host_seat="a1", night=second.night)
     play(waiting, ana, ("a", 0))
@@ -63,11 +83,12 @@ def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
         "0",
         "Zé & Maria",
         "",
-        "false",
-        "false",
+        "no",
+        "no",
         "0",
         "0",
-        "false",
+        "no",
+        "in play",
     ]
 
 
@@ -79,15 +100,16 @@ def test_night_csv_holds_every_rubber_in_order(rubbers):
         (first, "1"), (first, "2"), (first, "3"), (second, "1"), (third, "1"),
         (third, "2"), (fourth, "1"), (fourth, "2"), (fourth, "3"),
     ]  # fmt: skip
-    assert rows[-1][-3:] == ["4", "1", "false"]
+    assert rows[-1][-4:] == ["4", "1", "no", "won by Ana & Rui"]
 
 
 def test_csv_defuses_names_a_spreadsheet_would_run(ana):
     match = Match.objects.start(ana, {**SEAT_NAMES, "a1": "=HYPERLINK(1)"}, host_seat="a1")
-    play(match, ana, ("a", 1))
+    play(match, ana, ("a", 4))
     row = csv_rows(one(match))[1]
     assert row[3] == "'=HYPERLINK(1)"
     assert row[4] == "'=HYPERLINK(1) & Rui"
+    assert row[-1] == "won by =HYPERLINK(1) & Rui"  # inside the sentence it cannot run
 
 
 def test_rubber_json_is_the_api_body_without_tokens(api_as, rubbers, ana, rui):
@@ -147,9 +169,8 @@ def test_rubber_downloads_as_csv_and_json(api_as, rubbers, ze):
     response = client.get(f"/matches/{first.pk}/export.csv")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response["Content-Disposition"] == f'attachment; filename="rubber-{first.pk}.csv"'
-    assert response.content.decode().splitlines()[0] == ",".join(export.CSV_COLUMNS)
-    assert len(response.content.decode().splitlines()) == 4
+    assert response.content.decode("utf-8-sig").splitlines()[0] == ",".join(HEADER)
+    assert len(response.content.decode("utf-8-sig").splitlines()) == 4
     response = client.get(f"/matches/{first.pk}/export.json")
     assert response["Content-Type"] == "application/json"
     assert json.loads(response.content) == api_as(ze).get(f"/api/matches/{first.pk}/").json()
@@ -158,7 +179,7 @@ def test_rubber_downloads_as_csv_and_json(api_as, rubbers, ze):
 def test_night_downloads_as_csv_and_json(api_as, rubbers, maria):
     night_id = rubbers[0].night_id
     client = browser(maria)
-    rows = client.get(f"/nights/{night_id}/export.csv").content.decode().splitlines()
+    rows = client.get(f"/nights/{night_id}/export.csv").content.decode("utf-8-sig").splitlines()
     assert len(rows) == 1 + 9  # the header and every deal of the four rubbers
     body = json.loads(client.get(f"/nights/{night_id}/export.json").content)
     assert body == api_as(maria).get(f"/api/nights/{night_id}/").json()
@@ -184,3 +205,142 @@ def test_outsiders_get_404_and_unknown_formats_too(rubbers, olga, ana):
     assert browser(ana).get(f"/matches/{first.pk}/export.xlsx").status_code == 404
     assert browser(ana).get(f"/nights/{first.night_id}/export.xml").status_code == 404
     assert browser().get("/my-data.json").status_code == 302
+
+
+# As a spreadsheet opens it -----------------------------------------------------------
+
+
+def test_csv_download_starts_with_one_byte_order_mark(rubbers, ze):
+    content = browser(ze).get(f"/matches/{rubbers[0].pk}/export.csv").content
+    assert content.startswith(codecs.BOM_UTF8)
+    assert "\ufeff" not in content.decode("utf-8-sig")
+    night = browser(ze).get(f"/nights/{rubbers[0].night_id}/export.csv").content
+    assert night.startswith(codecs.BOM_UTF8)
+
+
+@pytest.mark.parametrize(("language", "delimiter"), [("en", ","), ("pt-pt", ";"), ("pt-br", ";")])
+def test_the_delimiter_follows_how_the_language_writes_decimals(language, delimiter):
+    with translation.override(language):
+        assert export.csv_delimiter() == delimiter
+
+
+@pytest.mark.parametrize(("accept", "delimiter"), [("en", ","), ("pt-PT", ";"), ("pt-BR", ";")])
+def test_csv_download_splits_at_the_readers_delimiter(rubbers, maria, accept, delimiter):
+    response = download(browser(maria), f"/nights/{rubbers[0].night_id}/export.csv", accept)
+    lines = response.content.decode("utf-8-sig").splitlines()
+    assert lines[0].count(delimiter) == len(HEADER) - 1
+    rows = rows_of(response, delimiter)
+    assert len(rows) == 1 + 9
+    assert {len(row) for row in rows} == {len(HEADER)}
+
+
+def test_the_language_cookie_picks_the_delimiter_too(rubbers, rui):
+    client = browser(rui)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt-br"
+    response = client.get(f"/matches/{rubbers[0].pk}/export.csv")
+    assert response.content.decode("utf-8-sig").splitlines()[0].count(";") == len(HEADER) - 1
+
+
+def test_ze_survives_the_round_trip_through_a_spreadsheets_reading(rubbers, ze):
+    response = download(browser(ze), f"/matches/{rubbers[0].pk}/export.csv", "pt-PT")
+    rows = rows_of(response, ";")
+    assert rows[2][3] == "Zé"  # Zé dealt the second deal
+    assert {row[6] for row in rows[1:]} == {"Zé & Maria"}
+
+
+def test_english_csv_writes_headers_and_yes_no_in_english(rubbers, ana):
+    rows = rows_of(download(browser(ana), f"/matches/{rubbers[1].pk}/export.csv", "en"))
+    assert rows[0] == HEADER
+    assert rows[1][8:10] == ["no", "yes"]  # no tie, a bandeira
+    assert rows[1][12] == "no"
+
+
+ENDED_EARLY = {"pt-pt": "terminada antes do fim", "pt-br": "encerrada antes do fim"}
+
+
+@pytest.mark.parametrize("language", ["pt-pt", "pt-br"])
+def test_portuguese_csv_writes_headers_yes_no_and_outcome_in_portuguese(rubbers, ana, language):
+    second, third = rubbers[1], rubbers[2]
+    client = browser(ana)
+    bandeira = rows_of(download(client, f"/matches/{second.pk}/export.csv", language), ";")
+    ended = rows_of(download(client, f"/matches/{third.pk}/export.csv", language), ";")
+    with translation.override(language):
+        header = export.csv_header()
+        yes, no = pgettext("export cell", "yes"), pgettext("export cell", "no")
+    assert bandeira[0] == header
+    assert bandeira[1][8:10] == [no, yes]
+    assert bandeira[1][12] == no
+    # Words the catalogues already hold: the rows are in the reader's language.
+    assert ended[1][-1] == ENDED_EARLY[language]
+
+
+def test_outcome_column_says_how_each_rubber_went_on_each_of_its_deals(rubbers, ana, maria):
+    first, second, third, fourth = rubbers
+    in_play = fourth.rematch(ana)
+    play(in_play, ana, ("a", 1))
+    rows = rows_of(browser(maria).get(f"/nights/{first.night_id}/export.csv"))
+    assert rows[0][-1] == "Outcome"
+    assert len(rows) == 1 + 9 + 1
+    assert {(row[1], row[-1]) for row in rows[1:]} == {
+        (str(first.pk), "won by Ana & Rui"),
+        (str(second.pk), "won by Rui & Maria"),
+        (str(third.pk), "ended early"),
+        (str(fourth.pk), "won by Ana & Rui"),
+        (str(in_play.pk), "in play"),
+    }
+
+
+def test_outcome_in_portuguese_for_a_rubber_in_play(match, ana):
+    play(match, ana, ("a", 1))
+    response = download(browser(ana), f"/matches/{match.pk}/export.csv", "pt-BR")
+    assert rows_of(response, ";")[1][-1] == "em andamento"
+    response = download(browser(ana), f"/matches/{match.pk}/export.csv", "pt-PT")
+    assert rows_of(response, ";")[1][-1] == "em curso"
+
+
+def started(match, when):
+    Match.objects.filter(pk=match.pk).update(created=when)
+    Night.objects.filter(pk=match.night_id).update(created=when)
+
+
+def test_exports_are_named_by_their_day_and_what_they_hold(match, ana):
+    play(match, ana, ("a", 4))
+    started(match, timezone.make_aware(datetime.datetime(2026, 12, 1, 21, 5)))
+    client = browser(ana)
+    for path, stem in (
+        (f"/matches/{match.pk}/export", f"squarescores-2026-12-01-rubber-{match.pk}"),
+        (f"/nights/{match.night_id}/export", f"squarescores-2026-12-01-night-{match.night_id}"),
+    ):
+        for extension in ("csv", "json"):
+            response = client.get(f"{path}.{extension}", HTTP_ACCEPT_LANGUAGE="pt-PT")
+            assert response["Content-Disposition"] == (f'attachment; filename="{stem}.{extension}"')
+
+
+def test_the_day_in_the_name_is_the_day_in_the_current_time_zone(match, ana):
+    play(match, ana, ("a", 4))
+    # 01:30 in UTC and in Lisbon on 2 December is still the evening of 1 December in Brazil.
+    started(match, datetime.datetime(2026, 12, 2, 1, 30, tzinfo=datetime.UTC))
+    client = browser(ana)
+    with timezone.override(zoneinfo.ZoneInfo("America/Sao_Paulo")):
+        rubber = client.get(f"/matches/{match.pk}/export.csv")["Content-Disposition"]
+        night = client.get(f"/nights/{match.night_id}/export.json")["Content-Disposition"]
+    assert f"squarescores-2026-12-01-rubber-{match.pk}.csv" in rubber
+    assert f"squarescores-2026-12-01-night-{match.night_id}.json" in night
+    with timezone.override(zoneinfo.ZoneInfo("Europe/Lisbon")):
+        rubber = client.get(f"/matches/{match.pk}/export.csv")["Content-Disposition"]
+    assert f"squarescores-2026-12-02-rubber-{match.pk}.csv" in rubber
+
+
+def test_night_csv_reads_in_a_fixed_number_of_queries(rubbers, ana, django_assert_max_num_queries):
+    client = browser(ana)
+    path = f"/nights/{rubbers[0].night_id}/export.csv"
+    client.get(path)  # the session and the language are read once before counting
+    with django_assert_max_num_queries(20) as few:
+        client.get(path)
+    previous = rubbers[-1]
+    for _ in range(5):
+        previous = previous.rematch(ana)
+        play(previous, ana, ("a", 4))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(path)
+    assert len(rows_of(response)) == 1 + 9 + 5
