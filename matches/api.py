@@ -319,6 +319,7 @@ def _start(request):
         host_seat=data["host_seat"],
         direction=data["direction"],
         first_dealer=data["first_dealer"],
+        redeal_rule=data["redeal"],
         night=night,
         night_name=data["night_name"],
         place=data["place"],
@@ -344,8 +345,8 @@ def _by_join_link(id, token):
     """The match ``id``, for someone holding its join link's token. A missing match and
     a wrong token get the same answer, so that ids cannot be probed for the matches
     that exist."""
-    match = Match.objects.filter(pk=_id(id, JOIN_LINK_GONE)).first()
-    if match is None or not match.join_token_is(token):
+    match = Match.objects.select_related("night").filter(pk=_id(id, JOIN_LINK_GONE)).first()
+    if match is None or not match.night.join_token_is(token):
         raise NotFound(JOIN_LINK_GONE)
     return match
 

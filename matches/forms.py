@@ -29,6 +29,12 @@ SEAT_LABELS = {
 PLAYER_LABELS = {"1": _("Player 1"), "2": _("Player 2")}
 
 
+def seat_label(position, name=None):
+    """A seat in a menu: the name typed for it, else where it is ("Side A, player 1")."""
+    name = " ".join(str(name or "").split())
+    return name[:40] if name else SEAT_LABELS[position]
+
+
 class RuleField(forms.CharField):
     """A field read by one of the sheet's own rules (``rules``, ``models``), so the
     page refuses bad input with the same words as the API, which reads it with the
@@ -72,6 +78,11 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name")
+        # Our own words: Django's European Portuguese spells "characters" one way here
+        # and another in the password's rules, on the same page.
+        help_texts = {
+            "username": _("150 characters or fewer: letters, digits and @ . + - _ only."),
+        }
 
 
 class KeepForm(SetPasswordForm):
@@ -120,6 +131,30 @@ class NewMatchForm(forms.Form):
         ],
         label=_("Which way the deal goes"),
     )
+    redeal = ChoiceRuleField(
+        rules.check_redeal_rule,
+        [
+            (rules.NEXT_DEALER, _("The next player deals")),
+            (rules.SAME_DEALER, _("The same dealer deals again (melar, as some tables in Brazil)")),
+        ],
+        label=_("After a redeal"),
+        optional=True,  # left out: the deal passes on, as most tables play
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The seat menus name the players typed above them (app.js keeps them so while
+        # the host types), not "Side A, player 1", which a phone cuts short.
+        names = {position: self[position].value() for position in rules.SEATS}
+        for name in ("host_seat", "first_dealer"):
+            widget = self.fields[name].widget
+            widget.choices = [
+                (position, seat_label(position, names.get(position)))
+                if position in names
+                else (position, label)
+                for position, label in widget.choices
+            ]
+
     # A new match opens a new night; rematches carry on the night they belong to.
     night_name = RuleField(
         clean_night_name,
@@ -140,11 +175,17 @@ class NewMatchForm(forms.Form):
                 "host_seat": "a1",
                 "first_dealer": "a1",
                 "direction": rules.COUNTERCLOCKWISE,
+                "redeal": rules.NEXT_DEALER,
             }
         seats = last.seat_list()
         initial = {seat.position: seat.name for seat in seats}
         host_seat = next((seat.position for seat in seats if seat.user_id == host.pk), "")
-        initial.update(host_seat=host_seat, first_dealer="a1", direction=last.direction)
+        initial.update(
+            host_seat=host_seat,
+            first_dealer="a1",
+            direction=last.direction,
+            redeal=last.redeal_rule,
+        )
         return initial
 
     def seats(self):
@@ -156,6 +197,15 @@ class NewMatchForm(forms.Form):
             {"label": SIDE_LABELS[side], "fields": [self[f"{side}1"], self[f"{side}2"]]}
             for side in rules.SIDES
         ]
+
+    def seat_menus(self):
+        return [self["host_seat"], self["first_dealer"]]
+
+    def radio_fields(self):
+        return [self["direction"], self["redeal"]]
+
+    def night_fields(self):
+        return [self["night_name"], self["place"]]
 
 
 class JoinForm(forms.Form):

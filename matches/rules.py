@@ -49,6 +49,11 @@ TURN_ORDER = {
     COUNTERCLOCKWISE: ("a1", "b1", "a2", "b2"),
     CLOCKWISE: ("a1", "b2", "a2", "b1"),
 }
+# After a redeal the deal passes on (the default), or the same dealer deals again:
+# "melar", as some Brazilian tables play it. A house rule, chosen when the match opens.
+NEXT_DEALER = "next_dealer"
+SAME_DEALER = "same_dealer"
+REDEAL_RULES = (NEXT_DEALER, SAME_DEALER)
 DEFAULT_SIDE_NAMES = {"a": "side A", "b": "side B"}
 MAX_DEALS = 99  # a rubber that long has stopped being a rubber: End match
 MARKS = ("bandeira", "shutout", "chapeu")  # drawn on the crosses; they change no score
@@ -137,6 +142,12 @@ def check_direction(direction: object) -> str:
     if not isinstance(direction, str) or direction not in DIRECTIONS:
         raise InvalidInput(_("The direction must be counterclockwise or clockwise."))
     return direction
+
+
+def check_redeal_rule(rule: object) -> str:
+    if not isinstance(rule, str) or rule not in REDEAL_RULES:
+        raise InvalidInput(_("After a redeal the deal goes to next_dealer or stays (same_dealer)."))
+    return rule
 
 
 def read_deal(value: object, current: int | None = None) -> int:
@@ -422,6 +433,18 @@ def enter(
             games=theirs,
             side=names[side],
         )
+    if mine is not None and mine != games:
+        # Not a second tap of the same key: a partner's entry came first.
+        raise Conflict(
+            _(
+                "Deal %(number)s already has %(games)s for %(side)s, so %(tapped)s was not "
+                "entered: undo that entry first to change it."
+            ),
+            number=number,
+            games=mine,
+            side=names[side],
+            tapped=games,
+        )
     if mine is not None:
         raise Conflict(
             _(
@@ -609,14 +632,25 @@ def current_deal(deals: Sequence[Deal]) -> int:
 # Seats -----------------------------------------------------------------------
 
 
-def dealer(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE) -> str:
-    """The seat dealing deal ``number``: the deal passes on one seat after every deal."""
+def dealer(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE, kept: int = 0) -> str:
+    """The seat dealing deal ``number``: the deal passes on one seat after every deal,
+    but for the ``kept`` deals before it that stayed with their dealer (redeals under
+    the same-dealer rule, *melar*)."""
     order = TURN_ORDER[direction]
-    return order[(order.index(first_dealer) + number - 1) % len(order)]
+    return order[(order.index(first_dealer) + number - 1 - kept) % len(order)]
 
 
-def leader(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE) -> str:
+def leader(number: int, first_dealer: str, direction: str = COUNTERCLOCKWISE, kept: int = 0) -> str:
     """The seat leading the first trick: the next player in turn after the dealer
     (on the dealer's right counter-clockwise, on the left clockwise)."""
     order = TURN_ORDER[direction]
-    return order[(order.index(dealer(number, first_dealer, direction)) + 1) % len(order)]
+    dealing = dealer(number, first_dealer, direction, kept)
+    return order[(order.index(dealing) + 1) % len(order)]
+
+
+def kept_deals(deals: Sequence[Deal], number: int, redeal_rule: str = NEXT_DEALER) -> int:
+    """How many of the deals before deal ``number`` stayed with their dealer: the
+    redeals, when the same dealer deals again after one."""
+    if redeal_rule != SAME_DEALER:
+        return 0
+    return sum(1 for deal in deals[: number - 1] if deal.redeal)

@@ -234,6 +234,12 @@ class MatchCreateSerializer(Body):
         default=rules.COUNTERCLOCKWISE,
     )
     first_dealer = Choice(SEAT_CHOICES, rules.check_first_dealer, required=False, default="a1")
+    redeal = Choice(
+        list(rules.REDEAL_RULES), rules.check_redeal_rule, required=False,
+        default=rules.NEXT_DEALER,
+        help_text="After a redeal the next player deals (next_dealer), or the same dealer "
+        "deals again (same_dealer: melar, as some Brazilian tables play). Rematches keep it.",
+    )  # fmt: skip
     night = WholeNumberField(
         required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
         help_text="One of the caller's nights, or null to start a new night.",
@@ -542,6 +548,9 @@ class MatchSerializer(MatchSummarySerializer):
     target = serializers.IntegerField()
     direction = serializers.ChoiceField(list(rules.DIRECTIONS))
     first_dealer = serializers.ChoiceField(SEAT_CHOICES)
+    redeal = serializers.ChoiceField(
+        list(rules.REDEAL_RULES), help_text="Who deals after a redeal: the house rule."
+    )
     deals = DealSerializer(many=True)
     current_deal = serializers.IntegerField(
         allow_null=True, help_text="The deal being entered; null once the rubber is over."
@@ -575,6 +584,7 @@ class MatchSerializer(MatchSummarySerializer):
             "target": match.target,
             "direction": match.direction,
             "first_dealer": match.first_dealer,
+            "redeal": sheet.redeal_rule,
             "deals": [
                 {
                     "number": row.number,

@@ -156,7 +156,9 @@ class Sheet:
     leader_name: str | None
     undo: Undo | None
     notes: list[Note]
-    next: int | None  # the next rubber of the night, once started
+    next: int | None  # the next rubber of the night, once started (this one is closed)
+    may_follow: bool  # the viewer may open the next rubber (they sit or host there)
+    redeal_rule: str  # after a redeal: the next player deals, or the same one (melar)
     seat_requests: list[SeatAsked] = field(default_factory=list)  # for the host and members
     crosses_text: str = ""
     labels: dict[str, str] = field(default_factory=dict)
@@ -337,8 +339,10 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         )
 
     acting = not watching and (seat is not None or hosting)
+    following = getattr(match, "following", None)
     undo = None
-    if acting and match.status != Match.ENDED:
+    # Once the next rubber has started this one is closed: nothing in it is undone.
+    if acting and match.status != Match.ENDED and following is None:
         latest = match.latest_entry()
         if latest is not None and (latest.by_id == user.pk or hosting):
             by = names.get(latest.by_id) or _("someone")
@@ -381,7 +385,6 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
             if asked.user_id not in holders  # seated again meanwhile: nothing to answer
         ]
 
-    following = getattr(match, "following", None)
     dealer = match.dealer(current) if current else None
     leader = match.leader(current) if current else None
     return Sheet(
@@ -405,6 +408,8 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         undo=undo,
         notes=notes,
         next=following.pk if following else None,
+        may_follow=bool(following and acting and following.can_see(user)),
+        redeal_rule=match.redeal_rule,
         seat_requests=seat_requests,
         crosses_text=describe(sides, pending, marks),
         labels=labels,

@@ -56,6 +56,24 @@
   var focused = null; // what had the focus in the sheet before a swap
   var polled = false; // the swap under way came from the poll
   var calculated = false; // the swap under way answers an entry from the calculator
+  var said = null; // the answer beside the keys, kept through a swap that is not the player's
+
+  // What the sheet says beside the keys (a refusal and its reason): another phone's
+  // change, brought by the poll, must not wipe it. It goes when the player dismisses
+  // it or acts again (the action's answer brings its own).
+  function keepAnswer() {
+    var box = document.querySelector("#sheet #messages");
+    return box && box.children.length ? Array.prototype.slice.call(box.children) : null;
+  }
+
+  function putBack(answer) {
+    var box = document.querySelector("#sheet #messages");
+    if (answer && box && !box.children.length) {
+      answer.forEach(function (line) {
+        box.appendChild(line);
+      });
+    }
+  }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
@@ -80,6 +98,7 @@
     focused = active && active !== document.body && sheet.contains(active)
       ? { id: active.id, key: active.dataset.key || null } : null;
     polled = isPoll(detail);
+    said = polled ? keepAnswer() : null;
     var source = detail.requestConfig && detail.requestConfig.elt;
     calculated = Boolean(source && source.matches("form[data-calculator]") && detail.xhr.status < 300);
   });
@@ -112,6 +131,20 @@
     region.textContent = words.textContent + (deal ? " " + deal.textContent + "." : "");
   }
 
+  // The calculator's answer, where the player looks: in sight just under the Count
+  // key, the focus on its Enter key (or still on Count after a refusal).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var result = event.detail.target;
+    if (!result || result.id !== "calc-result" || !result.closest("#calculator")) {
+      return;
+    }
+    var enter = result.querySelector("button");
+    if (enter) {
+      enter.focus({ preventScroll: true });
+    }
+    result.scrollIntoView({ block: "nearest" });
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!openDetails) {
       return;
@@ -125,15 +158,23 @@
     openDetails = null;
     refocus();
     if (polled) {
+      putBack(said);
       announce();
       refreshCorrections();
     }
     if (calculated) {
       resetCalculator();
+      // The Enter key went with the answer it was in: the calculator's Count key takes
+      // the focus, ready for the next deal, without a keyboard popping up.
+      var count = document.querySelector("#calculator form button[type=submit]");
+      if (count && (!document.activeElement || document.activeElement === document.body)) {
+        count.focus({ preventScroll: true });
+      }
     }
     focused = null;
     polled = false;
     calculated = false;
+    said = null;
   });
 
   // A tap sent again by offline.js came back with the sheet it changed: in it goes,
@@ -147,7 +188,9 @@
     if (theirs !== null && theirs <= parseInt(sheet.dataset.version, 10)) {
       return;
     }
+    var answer = keepAnswer();
     window.htmx.swap(sheet, event.detail.html, { swapStyle: "morph" });
+    putBack(answer);
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -223,6 +266,21 @@
     if (event.target.matches("[data-autosubmit]")) {
       event.target.form.requestSubmit();
     }
+  });
+
+  // A new match: the seat menus (your seat, who deals first) name the players as
+  // their names are typed, each seat falling back on where it is when left blank.
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form || !form.dataset.seatLabels || !/^(a|b)[12]$/.test(event.target.name)) {
+      return;
+    }
+    var seat = event.target.name;
+    var fallback = JSON.parse(form.dataset.seatLabels)[seat];
+    var name = event.target.value.trim().replace(/\s+/g, " ").slice(0, 40);
+    form.querySelectorAll("select option[value=" + seat + "]").forEach(function (option) {
+      option.textContent = name || fallback;
+    });
   });
 
   // Keep the screen on while the sheet is open; the browser drops the lock

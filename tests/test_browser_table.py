@@ -22,12 +22,12 @@ SHEET_URL = re.compile(r"/matches/\d+/$")
 
 
 @pytest.fixture
-def table(phone, live_server, match, ana, rui, ze, maria):
+def table(phone, app, match, ana, rui, ze, maria):
     """The four of the cast on the sheet of ``match``, each on their own phone."""
     phones = {}
     for name, user in (("ana", ana), ("rui", rui), ("ze", ze), ("maria", maria)):
         page = phone(user)
-        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.goto(f"{app.url}/matches/{match.pk}/")
         phones[name] = page
     return phones
 
@@ -69,10 +69,10 @@ def take_seat(page, join_url, name):
     page.wait_for_load_state("load")  # the sheet's own load, before anyone counts reloads
 
 
-def test_four_phones_play_a_whole_rubber(phone, live_server):
+def test_four_phones_play_a_whole_rubber(phone, app):
     # The host signs in as a guest and opens the match from seat a1.
     ana = phone()
-    ana.goto(f"{live_server.url}/guest/?next=/matches/new/")
+    ana.goto(f"{app.url}/guest/?next=/matches/new/")
     ana.get_by_label("Your name", exact=True).fill("Ana")
     ana.get_by_role("button", name="Start", exact=True).click()
     expect(ana.locator("#id_a1")).to_have_value("Ana")
@@ -113,7 +113,7 @@ def test_four_phones_play_a_whole_rubber(phone, live_server):
 
     # Deal 2: Rui is reminded of the extra game and adds it with the "+1" key.
     expect(rui.locator(".reminder")).to_have_text(
-        "1 extra game pending: add it to the winner's number."
+        "1 extra game pending: it goes to whoever wins this deal."
     )
     tap(rui, 2, "Nós", "1+1=2")
     for page in (ana, rui):
@@ -228,9 +228,9 @@ def test_a_member_of_the_losing_side_ends_the_match(table, match, ana, maria):
     shoot(page, "sheet-ended")
 
 
-def test_an_entry_and_end_match_without_javascript(phone, live_server, match, rui):
+def test_an_entry_and_end_match_without_javascript(phone, app, match, rui):
     page = phone(rui, java_script_enabled=False)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     tap(page, 1, "Nós", "1")
     expect(page).to_have_url(SHEET_URL)
     expect(page.locator(".deals tbody tr").first.locator("td").first).to_have_text("1Rui")

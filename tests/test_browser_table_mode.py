@@ -22,16 +22,14 @@ LANGUAGES = ["en", "pt-pt", "pt-br"]
 
 
 @pytest.fixture
-def screen(phone, live_server):
+def screen(phone, app):
     """A phone of the given size, in the given language, signed in as ``user``."""
 
     def open_screen(user, size="360x640", language="en", **options):
         width, height = SIZES[size]
         page = phone(user, **options)
         page.set_viewport_size({"width": width, "height": height})
-        page.context.add_cookies(
-            [{"name": "django_language", "value": language, "url": live_server.url}]
-        )
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": app.url}])
         return page
 
     return open_screen
@@ -85,11 +83,11 @@ STATES = {
 
 
 @pytest.mark.parametrize("state", STATES)
-def test_screenshots_of_the_sheet(screen, live_server, match, rui, state):
+def test_screenshots_of_the_sheet(screen, app, match, rui, state):
     match = play(match, *STATES[state])
     for scheme in ("light", "dark"):
         page = screen(rui, color_scheme=scheme)
-        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.goto(f"{app.url}/matches/{match.pk}/")
         expect(page.locator("#sheet")).to_be_visible()
         shoot(page, f"sheet-{state}-{scheme}")
 
@@ -100,12 +98,12 @@ AT_A_GLANCE = [".crosses svg", ".crosses .total", "#deal-title", ".turn", ".keys
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES)
-def test_the_whole_deal_fits_one_screen(screen, live_server, match, ana, rui, size, language):
+def test_the_whole_deal_fits_one_screen(screen, app, match, ana, rui, size, language):
     # A tie pending is the fullest screen: the reminder, and keys that say 1+1=2.
     match = play(match, *STATES["tie-pending"])
     for viewer, sides in ((rui, 1), (ana, 2)):  # a member: their side's keys; the host: both
         page = screen(viewer, size, language)
-        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.goto(f"{app.url}/matches/{match.pk}/")
         expect(page.locator(".enter")).to_have_count(sides)
         assert page.evaluate("window.scrollY") == 0
         for selector in [*AT_A_GLANCE, ".reminder"]:
@@ -114,11 +112,11 @@ def test_the_whole_deal_fits_one_screen(screen, live_server, match, ana, rui, si
 
 
 def test_once_the_rubber_is_won_the_result_and_next_rubber_take_the_keys_place(
-    screen, live_server, match, ana
+    screen, app, match, ana
 ):
     match = play(match, *STATES["won"])
     page = screen(ana)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     expect(page.locator(".keys")).to_have_count(0)
     for selector in [".crosses .total", "#result", "#rematch"]:
         in_view(page, selector)
@@ -143,10 +141,10 @@ def holds_a_control(page):
     )
 
 
-def test_a_tap_neither_moves_the_screen_nor_drops_the_focus(screen, live_server, match, rui, ze):
+def test_a_tap_neither_moves_the_screen_nor_drops_the_focus(screen, app, match, rui, ze):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.mouse.wheel(0, 150)
     page.wait_for_function("window.scrollY > 100")
     before = scroll_y(page)
@@ -157,7 +155,7 @@ def test_a_tap_neither_moves_the_screen_nor_drops_the_focus(screen, live_server,
 
     # Zé's phone completes nothing (Rui's 1 did); Zé's undo and a new entry arrive by poll.
     other = screen(ze)
-    other.goto(f"{live_server.url}/matches/{match.pk}/")
+    other.goto(f"{app.url}/matches/{match.pk}/")
     page.locator("#undo").focus()
     before = scroll_y(page)
     Match.objects.get(pk=match.pk).undo(rui)
@@ -166,10 +164,10 @@ def test_a_tap_neither_moves_the_screen_nor_drops_the_focus(screen, live_server,
     assert holds_a_control(page), focused(page)
 
 
-def test_a_refusal_is_said_beside_the_keys(screen, live_server, match, rui, ze):
+def test_a_refusal_is_said_beside_the_keys(screen, app, match, rui, ze):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     # Zé's side claims the deal from another phone before Rui's tap lands.
     page.route("**/sheet/**", lambda route: route.abort())  # this phone has not seen it yet
     Match.objects.get(pk=match.pk).record(ze, deal=3, side="b", games=1)
@@ -182,10 +180,10 @@ def test_a_refusal_is_said_beside_the_keys(screen, live_server, match, rui, ze):
     assert said["y"] - (keys["y"] + keys["height"]) < 120, "the refusal is far from the keys"
 
 
-def test_the_calculator_confirms_its_entry_and_starts_afresh(screen, live_server, match, rui):
+def test_the_calculator_confirms_its_entry_and_starts_afresh(screen, app, match, rui):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.locator("#calculator > summary").click()
     page.get_by_label("Card points the side took (0 to 120)").fill("65")
     page.get_by_role("button", name="Count", exact=True).click()
@@ -195,26 +193,26 @@ def test_the_calculator_confirms_its_entry_and_starts_afresh(screen, live_server
     expect(page.locator("#crosses-title")).to_contain_text("Nós: 2 games")
 
 
-def test_a_note_is_confirmed_where_it_was_written(screen, live_server, match, rui):
+def test_a_note_is_confirmed_where_it_was_written(screen, app, match, rui):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.locator("#note-form > summary").click()
     page.get_by_label("What happened").fill("Eles revoked: two games off, kept by hand")
     button = page.get_by_role("button", name="Add the note")
     before = button.bounding_box()["y"]
     button.click()
-    expect(page.locator("#note-result")).to_have_text("Note added beside the sheet.")
+    expect(page.locator("#note-result")).to_have_text("Note added: it changes no score.")
     expect(page.get_by_label("What happened")).to_have_value("")
     # The note joins the sheet above the form; the form stays where the player looks.
     expect(page.locator(".notes")).to_contain_text("two games off")
     assert abs(button.bounding_box()["y"] - before) < 100
 
 
-def test_a_correction_keeps_the_host_at_the_row_with_its_answer(screen, live_server, match, ana):
+def test_a_correction_keeps_the_host_at_the_row_with_its_answer(screen, app, match, ana):
     match = play(match, (1, 0), (0, 2), (0, 1))
     page = screen(ana)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.get_by_role("link", name="Correct a deal").click()
     row = page.locator("#fix-2-a")
     row.scroll_into_view_if_needed()
@@ -228,12 +226,10 @@ def test_a_correction_keeps_the_host_at_the_row_with_its_answer(screen, live_ser
     expect(page.locator("#crosses-title")).to_contain_text("Nós: 1 game, Eles: 2 games")
 
 
-def test_other_phones_changes_show_while_the_correction_panel_is_open(
-    screen, live_server, match, ana, ze
-):
+def test_other_phones_changes_show_while_the_correction_panel_is_open(screen, app, match, ana, ze):
     match = play(match, *STATES["in-play"])
     page = screen(ana)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.get_by_role("link", name="Correct a deal").click()
     expect(page.locator("#corrections")).to_be_visible()
     Match.objects.get(pk=match.pk).record(ze, deal=3, side="b", games=1)
@@ -242,10 +238,10 @@ def test_other_phones_changes_show_while_the_correction_panel_is_open(
     expect(page.locator("#fix-3-b")).to_have_value("1", timeout=5_000)
 
 
-def test_another_phones_change_is_announced_politely(screen, live_server, match, rui, ze):
+def test_another_phones_change_is_announced_politely(screen, app, match, rui, ze):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.goto(f"{app.url}/matches/{match.pk}/")
     page.locator("#enter-a + .keys button").first.focus()
     Match.objects.get(pk=match.pk).record(ze, deal=3, side="b", games=1)
     announce = page.locator("#announce")
@@ -260,11 +256,11 @@ def test_another_phones_change_is_announced_politely(screen, live_server, match,
     assert holds_a_control(page), focused(page)
 
 
-def test_a_redeal_passes_the_deal_on_and_undo_takes_it_back(screen, live_server, match, rui, ze):
+def test_a_redeal_passes_the_deal_on_and_undo_takes_it_back(screen, app, match, rui, ze):
     match = play(match, *STATES["in-play"])
     page, other = screen(rui), screen(ze)
     for phone in (page, other):
-        phone.goto(f"{live_server.url}/matches/{match.pk}/")
+        phone.goto(f"{app.url}/matches/{match.pk}/")
         expect(phone.locator(".turn")).to_have_text("Rui deals, Maria leads.")
     page.on("dialog", lambda dialog: dialog.accept())  # "Deal 3 dealt again, with nothing scored?"
     page.get_by_role("button", name="Redeal").click()

@@ -33,6 +33,29 @@ def test_the_seed_worked_example_from_the_cards(match, rui):
     assert "Nós: 1 game" in page
 
 
+def test_after_a_tie_the_calculator_adds_the_pending_extra_as_the_keys_do(match, rui, ze):
+    match.record(rui, deal=1, side="a", games=0)
+    match.record(ze, deal=1, side="b", games=0)
+
+    page = text(calculate(rui, match, points="70"))
+
+    assert "Nós: 1 game" in page
+    assert "With the 1 extra game pending from the tie." in page
+    assert "Enter 1+1=2 for Nós in deal 2" in page
+    assert '<input type="hidden" name="games" value="2">' in page
+    assert 'name="extra"' not in page
+
+
+def test_a_tie_after_a_tie_enters_no_extra(match, rui, ze):
+    match.record(rui, deal=1, side="a", games=0)
+    match.record(ze, deal=1, side="b", games=0)
+
+    page = text(calculate(rui, match, points="60"))
+
+    assert "Enter 0 for Nós in deal 2" in page
+    assert '<input type="hidden" name="games" value="0">' in page
+
+
 def test_a_tie(match, rui):
     page = text(calculate(rui, match, points="60"))
 
@@ -80,17 +103,6 @@ def test_without_javascript_a_refusal_shows_on_the_page(match, rui):
 
     assert response.status_code == 400
     assert "Card points can&#x27;t be 119:" in text(response)
-
-
-def test_the_extra_box_appears_only_with_extras_pending_and_games_won(match, rui, ze):
-    assert 'name="extra"' not in text(calculate(rui, match, points="70"))
-    match.record(rui, deal=1, side="a", games=0)
-    match.record(ze, deal=1, side="b", games=0)
-
-    page = text(calculate(rui, match, points="70"))
-    assert '<input type="checkbox" name="extra" value="1">' in page
-    assert "Add the 1 pending extra game (1+1)" in page
-    assert 'name="extra"' not in text(calculate(rui, match, points="50"))
 
 
 def test_no_enter_button_once_the_side_has_entered(match, rui):

@@ -171,14 +171,16 @@ def test_the_extra_game_is_added_only_when_asked(match, rui, ze):
     assert cells(match)[1] == (0, 1)
 
 
-def test_the_calculators_extra_box_adds_the_pending_games(match, rui, ze):
+def test_an_entry_takes_no_extra_games_field_of_its_own(match, rui, ze):
+    """The pending extra is in the number entered (the keys and the calculator add it
+    in sight); a field that would add more is refused and changes nothing."""
     enter(rui, match, deal=1, side="a", games=0)
     enter(ze, match, deal=1, side="b", games=0)
 
     response = enter(ze, match, deal=2, side="b", games=1, extra=1)
 
-    assert response.status_code == 200
-    assert cells(match)[1] == (0, 2)
+    assert response.status_code == 400
+    assert len(cells(match)) == 1
 
 
 def test_after_the_rubber_nothing_more_is_entered(match, ze, rui):

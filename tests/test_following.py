@@ -71,7 +71,7 @@ def test_a_phone_asleep_through_two_rematches_goes_to_the_last(match, ana, ze):
     assert response["HX-Redirect"] == f"/matches/{third.pk}/"
 
 
-def test_a_phone_that_cannot_see_the_next_rubber_keeps_the_old_sheet_and_its_link(
+def test_a_phone_that_cannot_see_the_next_rubber_keeps_the_old_sheet_and_is_told_why(
     match, ana, maria, olga
 ):
     won(match, ana)
@@ -87,7 +87,9 @@ def test_a_phone_that_cannot_see_the_next_rubber_keeps_the_old_sheet_and_its_lin
     assert "HX-Redirect" not in response and "HX-Location" not in response
     page = text(response)
     assert page.lstrip().startswith('<section id="sheet"')
-    assert f'href="/matches/{following.pk}/"' in page  # "Go to the next rubber", as before
+    # No "Go to the next rubber" link that would answer 404: a sentence instead.
+    assert f'href="/matches/{following.pk}/"' not in page
+    assert "The next rubber has started without you at the table" in page
 
 
 def test_an_unchanged_old_rubber_is_still_a_304_from_one_query(
@@ -199,15 +201,16 @@ def test_the_watch_link_of_any_earlier_rubber_follows_the_night(match, ana):
         assert f"?rubber={third.pk}" in page
 
 
-def test_a_rubber_started_on_its_own_in_the_same_night_is_not_followed(match, ana):
-    """The chain of next rubbers decides, not the night: the API can start a rubber
-    in a night beside its chain."""
+def test_the_watch_link_leads_to_the_nights_newest_rubber_however_it_started(match, ana):
+    """The links are the night's: a rubber the API starts in the night is where they
+    lead once it is the newest, as a rematch is."""
     won(match, ana)
-    Match.objects.start(ana, SEAT_NAMES, host_seat="a1", night=match.night)
+    beside = Match.objects.start(ana, SEAT_NAMES, host_seat="a1", night=match.night)
 
     page = text(browser().get(f"/watch/{match.watch_token}/"))
 
-    assert f"?rubber={match.pk}" in page
+    assert f"?rubber={beside.pk}" in page
+    assert beside.watch_token == match.watch_token
 
 
 def test_the_watch_poll_moves_the_screen_to_the_next_rubber(match, ana):
@@ -279,20 +282,22 @@ def test_renewed_links_of_an_earlier_rubber_are_dead_and_the_others_still_follow
     assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
 
 
-def test_renewing_a_later_rubbers_links_shuts_out_every_earlier_link(match, ana):
+def test_renewing_the_links_shuts_out_every_earlier_link_of_the_night(match, ana):
     won(match, ana)
     second = match.rematch(ana)
-    assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
+    old_watch, old_join = match.watch_token, match.join_token
+    assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{old_watch}/"))
 
-    second.renew_links(ana)  # the first rubber's link went where it should not
+    second.renew_links(ana)  # a link went where it should not
 
-    # The first rubber's link no longer reaches the table: it stays on the first rubber.
-    assert f"?rubber={match.pk}" in text(browser().get(f"/watch/{match.watch_token}/"))
-    second.refresh_from_db()
+    # The links handed out before reach nothing, whichever rubber they were shared in.
+    assert browser().get(f"/watch/{old_watch}/").status_code == 404
+    assert browser().get(f"/join/{old_join}/").status_code == 404
+    second = Match.objects.select_related("night").get(pk=second.pk)
     assert f"?rubber={second.pk}" in text(browser().get(f"/watch/{second.watch_token}/"))
     won(second, ana)
     third = second.rematch(ana)
-    # The renewed rubber's own link follows the night on.
+    # The new links follow the night on.
     assert f"?rubber={third.pk}" in text(browser().get(f"/watch/{second.watch_token}/"))
 
 

@@ -241,8 +241,8 @@ def test_zero_entered_twice_is_already_recorded():
         rules.enter(Deal(None, 0), "b", 0, number=1, pending=0, names=NAMES)
 
 
-def test_games_after_own_zero_are_already_recorded():
-    with refused(Conflict, "already recorded"):
+def test_games_after_own_zero_are_refused_saying_the_zero_came_first():
+    with refused(Conflict, "already has 0 for Ana & Rui, so 2 was not entered"):
         rules.enter(Deal(0, None), "a", 2, number=1, pending=0, names=NAMES)
 
 
@@ -580,3 +580,19 @@ def test_a_late_zero_after_the_other_side_claimed_says_the_deal_is_complete():
         Conflict, "Deal 1 is already complete: Ana & Rui won 2 in it, so the 0 for Zé & Maria"
     ):
         rules.enter(Deal(2, 0), "b", 0, number=1, pending=0, names=NAMES)
+
+
+def test_a_partners_entry_first_is_not_called_a_double_tap():
+    """Maria entered 0 for her side; Zé's 1 for the same side, sent later (a queued tap),
+    is refused with what the deal holds and what became of his number."""
+    deal = rules.enter(
+        None, "b", 0, number=6, pending=0, names={"a": "Ana & Rui", "b": "Zé & Maria"}
+    )
+    with pytest.raises(rules.Conflict) as refused:
+        rules.enter(deal, "b", 1, number=6, pending=0, names={"a": "Ana & Rui", "b": "Zé & Maria"})
+    assert str(refused.value) == (
+        "Deal 6 already has 0 for Zé & Maria, so 1 was not entered: undo that entry first "
+        "to change it."
+    )
+    with pytest.raises(rules.Conflict, match="nothing was counted twice"):
+        rules.enter(deal, "b", 0, number=6, pending=0)

@@ -122,7 +122,7 @@ def test_pending_tie_extras_are_shown_and_offered_on_the_buttons(match, ana, ze)
 
     page = sheet_of(ana, match)
 
-    assert "1 extra game pending: add it to the winner's number." in page
+    assert "1 extra game pending: it goes to whoever wins this deal." in page
     # A badge between the crosses (x 118..162), clear of both crosses' arm ends (105 and 175).
     assert '<rect x="118" y="50" width="44" height="30" rx="15"/><text x="140" y="71"' in page
     assert 'text-anchor="middle">+1</text>' in page

@@ -57,12 +57,25 @@ def test_portuguese_dates_write_the_month_in_lower_case(played_on_november_30, a
     assert "30 de novembro de 2025 às 21:05" in rubber
 
 
-def test_english_dates_keep_the_capital(played_on_november_30, ana):
+def test_english_dates_name_the_month_after_the_day(played_on_november_30, ana):
     client = browser(ana)
     night = text(
         client.get(f"/nights/{played_on_november_30.night_id}/", HTTP_ACCEPT_LANGUAGE="en")
     )
-    assert "Nov. 30, 2025" in night
+    assert "30 November 2025" in night
+    assert "Nov. 30" not in night
+
+
+def test_english_dates_never_read_either_way_and_times_are_on_a_24_hour_clock(
+    played_on_november_30, ana
+):
+    client = browser(ana)
+    home = text(client.get("/", HTTP_ACCEPT_LANGUAGE="en"))
+    assert "30 Nov 2025" in home
+    assert not re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", home)  # 12/01/2026: which day?
+    rubber = text(client.get(f"/history/{played_on_november_30.pk}/", HTTP_ACCEPT_LANGUAGE="en"))
+    assert "30 November 2025, 21:05" in rubber
+    assert "p.m." not in rubber and "a.m." not in rubber
 
 
 # The guest marker ----------------------------------------------------------------------
@@ -144,3 +157,64 @@ def test_a_pair_that_sat_both_ways_goes_by_its_first_seating(ana):
     standings = Match.objects.played_by(ana).standings()
     assert sorted(pair.name for pair in tally["pairs"]) == ["Nuno & Inês", "Rita & Tó"]
     assert [m.pairs for m in standings.head_to_head] == [("Nuno & Inês", "Rita & Tó")]
+
+
+# Sentences the table found wrong -------------------------------------------------------
+
+
+def test_a_note_is_confirmed_without_saying_where_it_is_not(match, ze):
+    from .pages import HTMX
+
+    response = browser(ze).post(
+        f"/matches/{match.pk}/notes/", {"side": "a", "text": "Rui revoked"}, **HTMX
+    )
+    assert "Note added: it changes no score." in text(response)
+    assert "beside the sheet" not in text(response)
+
+
+def test_the_pending_extra_is_not_to_be_added_again_by_hand(match, ana, rui, ze):
+    play(match, ana, ("a", 0), ("b", 0))  # a tie: deal 2 is worth one extra game
+    page = text(browser(rui).get(f"/matches/{match.pk}/"))
+    assert "1 extra game pending: it goes to whoever wins this deal." in page
+    assert "add it to the winner" not in page
+    assert "1+1=2" in page  # the keys add it
+
+
+def test_a_named_night_is_renamed_and_a_dated_one_named(match, ana):
+    page = text(browser(ana).get(f"/nights/{match.night_id}/"))
+    assert "Name the night" in page and "Rename the night" not in page
+    match.night.describe(ana, name="Natal")
+    page = text(browser(ana).get(f"/nights/{match.night_id}/"))
+    assert "Rename the night" in page and "Name the night" not in page
+
+
+def test_the_home_page_says_squarescores_once(db):
+    page = text(browser().get("/"))
+    assert page.count("SquareScores") == 2  # the title and the bar's brand
+    assert "The scoresheet for Sueca" in page
+
+
+def test_a_seat_given_back_goes_straight_to_the_sheet(match, ana, ze):
+    """Right after the table let them back in, nobody is told they "already hold a
+    seat": the join link takes them to the sheet."""
+    phone = browser(ze)
+    response = phone.get(f"/join/{match.join_token}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/matches/{match.pk}/"
+    page = text(phone.get(response["Location"]))
+    assert "already hold a seat" not in page
+
+
+def test_european_portuguese_spells_characters_one_way_on_the_sign_up_page(db):
+    page = text(browser().get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="pt-PT"))
+    assert "caracteres" in page
+    assert "carateres" not in page
+
+
+def test_brazilian_portuguese_words_the_table_reads(match, ana, olga):
+    match.free_seat(ana, "b1")
+    page = text(browser(olga).get(f"/join/{match.join_token}/", HTTP_ACCEPT_LANGUAGE="pt-BR"))
+    assert "Já se sentou em outro celular?" in page
+    assert "Já sentou" not in page
+    catalogue = (ROOT / "locale" / "pt_BR" / "LC_MESSAGES" / "django.po").read_text()
+    assert "anfitri" not in catalogue.split("msgstr", 1)[1]

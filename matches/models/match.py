@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import rules
 from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, NotFound, clean_name, new_token
 from .nights import Night
+from .people import User
 from .queries import MatchQuerySet
 from .rows import Deal, Event, RevokeNote, Seat, SeatRequest, row_state
 
@@ -33,6 +34,10 @@ class Match(models.Model):
     DIRECTIONS = [
         (rules.COUNTERCLOCKWISE, _("counter-clockwise")),
         (rules.CLOCKWISE, _("clockwise")),
+    ]
+    REDEAL_RULES = [
+        (rules.NEXT_DEALER, _("the next player deals")),
+        (rules.SAME_DEALER, _("the same dealer deals again (melar)")),
     ]
     SIDE_CHOICES = SIDE_CHOICES
     SEAT_CHOICES = SEAT_CHOICES
@@ -49,9 +54,9 @@ class Match(models.Model):
     target = models.PositiveSmallIntegerField(default=rules.TARGET)
     direction = models.CharField(max_length=16, choices=DIRECTIONS, default=rules.COUNTERCLOCKWISE)
     first_dealer = models.CharField(max_length=2, choices=SEAT_CHOICES, default="a1")
+    # The house rule after a redeal: the deal passes on, or the same dealer deals again.
+    redeal_rule = models.CharField(max_length=16, choices=REDEAL_RULES, default=rules.NEXT_DEALER)
     version = models.PositiveIntegerField(default=1)
-    join_token = models.CharField(max_length=43, unique=True, default=new_token)
-    watch_token = models.CharField(max_length=43, unique=True, default=new_token)
     # The result, kept on the row so lists and tallies need no deals; _commit()
     # re-derives all of it from the deals after every change.
     games_a = models.PositiveSmallIntegerField(default=0)
@@ -90,6 +95,16 @@ class Match(models.Model):
     def deal_list(self) -> list[Deal]:
         return sorted(self.deals.all(), key=lambda deal: deal.number)
 
+    # The links belong to the night: they lead to its rubber in play.
+
+    @property
+    def join_token(self) -> str:
+        return self.night.join_token
+
+    @property
+    def watch_token(self) -> str:
+        return self.night.watch_token
+
     def seat_list(self) -> list[Seat]:
         return sorted(self.seats.all(), key=lambda seat: rules.SEATS.index(seat.position))
 
@@ -126,10 +141,16 @@ class Match(models.Model):
         return self.status == self.IN_PLAY
 
     def dealer(self, number: int) -> str:
-        return rules.dealer(number, self.first_dealer, self.direction)
+        """Who deals deal ``number`` (from the deals read, under the house rule)."""
+        return rules.dealer(number, self.first_dealer, self.direction, self._kept(number))
 
     def leader(self, number: int) -> str:
-        return rules.leader(number, self.first_dealer, self.direction)
+        return rules.leader(number, self.first_dealer, self.direction, self._kept(number))
+
+    def _kept(self, number: int) -> int:
+        if self.redeal_rule != rules.SAME_DEALER:
+            return 0  # no need to read the deals
+        return rules.kept_deals(self.sheet(), number, self.redeal_rule)
 
     def latest_entry(self) -> Event | None:
         """The latest entry still standing, or None when a correction came after it.
@@ -160,7 +181,9 @@ class Match(models.Model):
         """Read this match again with its row locked, and its seats; call inside
         transaction.atomic(). Until the commit nobody else changes either."""
         self.refresh_from_db(
-            from_queryset=Match.objects.select_for_update(of=("self",)).select_related("host")
+            from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
+                "host", "night"
+            )
         )
         prefetch_related_objects([self], "seats")
 
@@ -216,6 +239,24 @@ class Match(models.Model):
         if self.status == self.ENDED:
             self._check_open()
 
+    def next_rubber_id(self) -> int | None:
+        """The rubber that follows this one in its night, once started (one query; none
+        while this one is in play, since a rubber in play has no next)."""
+        if self.status == self.IN_PLAY:
+            return None
+        return Match.objects.filter(previous=self).values_list("pk", flat=True).first()
+
+    def _check_not_closed(self, why) -> None:
+        """A finished rubber whose next one has started is closed: the table has moved
+        on, so nothing in it may change but what a correction keeps (its winner)."""
+        following = self.next_rubber_id()
+        if following is not None:
+            raise rules.Conflict(
+                _("The next rubber has started, so this one is closed: %(why)s"),
+                why=why,
+                data={"next": following},
+            )
+
     def _check_version(self, seen) -> None:
         """Refuse to act on a sheet that changed since the person saw version ``seen``,
         saying what changed; None acts on the sheet as it is now."""
@@ -247,12 +288,8 @@ class Match(models.Model):
             data={"version": self.version},
         )
 
-    def join_token_is(self, token) -> bool:
-        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
-        return secrets.compare_digest(str(token or "").encode(), self.join_token.encode())
-
     def _check_join_token(self, token) -> None:
-        if not self.join_token_is(token):
+        if not self.night.join_token_is(token):
             raise NotAllowed(
                 _("This join link is not valid any more: ask the host for the new one.")
             )
@@ -281,6 +318,7 @@ class Match(models.Model):
                         _("Only the host or a player seated in this match can enter games.")
                     )
                 raise NotAllowed(_("You can only enter games in your own side's column."))
+            self._check_not_closed(_("nothing more can be entered in it."))
             self._check_open()
             deals = self.deal_list()
             sheet = [d.as_rule() for d in deals]
@@ -349,6 +387,7 @@ class Match(models.Model):
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("record a redeal"))
+            self._check_not_closed(_("nothing more can be entered in it."))
             self._check_open()
             deals = self.deal_list()
             sheet = [d.as_rule() for d in deals]
@@ -386,6 +425,7 @@ class Match(models.Model):
             if not self.can_see(by):
                 raise NotAllowed(_("Only the host or a player seated in this match can undo."))
             self._check_not_ended()
+            self._check_not_closed(_("its entries can no longer be undone."))
             self._check_version(version)
             entry = self.latest_entry()
             if entry is None:
@@ -462,8 +502,9 @@ class Match(models.Model):
         """The host sets both cells of a deal at once, under the same rules.
 
         Totals and the result are re-derived: a won rubber whose winner drops
-        below 4 is in play again. A correction that would end the rubber before
-        its last deal is refused.
+        below 4 is in play again (unless the next rubber has started: then the
+        winner must stay). A correction that would end the rubber before its last
+        deal is refused.
         """
         number = rules.read_deal(number)
         with transaction.atomic():
@@ -486,7 +527,9 @@ class Match(models.Model):
                 a, b, sweep=bool(a or b) and rules.is_sweep(max(a, b), sweep, pending)
             )
             sheet[number - 1] = corrected
-            rules.check_sheet(sheet, self.target)
+            outcome = rules.check_sheet(sheet, self.target)
+            if (outcome.winner or "") != self.winner:
+                self._check_not_closed(_("a correction here may not change who won it."))
             row = deals[number - 1]
             before = row.as_rule()
             row.set_cells(corrected)
@@ -535,7 +578,9 @@ class Match(models.Model):
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("note a revoke"))
-            current = rules.current_deal(self.sheet())
+            sheet = self.sheet()
+            # Over, a rubber's last deal is the latest a revoke can have been in.
+            current = rules.current_deal(sheet) if self.in_play else max(len(sheet), 1)
             number = current if deal in (None, "") else rules.read_deal(deal, current)
             note = RevokeNote.objects.create(
                 match=self, author=by, side=side, deal=number, text=text
@@ -573,24 +618,30 @@ class Match(models.Model):
         return note
 
     def join(self, user, *, token, position, name=None) -> Seat:
-        """Take a free seat with the join link's token."""
+        """Take a free seat with the join link's token; returns it, held by its taker.
+
+        ``user`` None is a browser with no account: it gets a guest account named after
+        the seat (or ``name``), unless it takes back by its name a seat the host freed
+        from a guest, whom it is then again (their other browsers are signed out)."""
         self._check_join_token(token)
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
             self._check_join_token(token)  # renewed meanwhile?
-            if self.status != self.IN_PLAY:
-                self._check_open()
-            if self.seat_of(user) is not None:
+            self._check_seats_open()
+            if user is not None and self.seat_of(user) is not None:
                 raise rules.Conflict(_("You already hold a seat in this match."))
-            seat = next(seat for seat in self.seats.all() if seat.position == position)
+            seat = self.seat_at(position)
             if seat.user_id is not None:
                 raise rules.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
             before = seat.name
-            seat.user = user
             if name:
                 seat.name = clean_name(name)
-            seat.save(update_fields=["user", "name"])
+            if user is None:
+                user = self._guest_again(seat.freed_from, seat.name == before)
+                user = user or User.create_guest(seat.name)
+            seat.user, seat.freed_from = user, None
+            seat.save(update_fields=["user", "name", "freed_from"])
             taken = {"seat": position, "name": seat.name}
             self._close_requests_of(user)
             self._commit(user, Event.JOIN, before={"name": before}, after=taken)
@@ -601,6 +652,24 @@ class Match(models.Model):
     def seat_at(self, position) -> Seat:
         """The seat at ``position`` (one of the four), from the seats already read."""
         return next(seat for seat in self.seats.all() if seat.position == position)
+
+    def _check_seats_open(self) -> None:
+        """Seats change in the rubber in play: once it is over, the next rubber is
+        where the table sits (the night's links lead there)."""
+        if self.status != self.IN_PLAY:
+            self._check_not_closed(_("take your seat in the rubber in play."))
+            self._check_open()
+
+    @staticmethod
+    def _guest_again(holder, same_seat=True):
+        """The guest account a browser with no account of its own is again when it gets
+        a guest's seat back (by the host's link, a member's yes, or by tapping the name of
+        a seat freed from them): the same person, once in the history and the tallies.
+        Their other browsers are signed out. None when it is nobody's to be again."""
+        if holder is None or not holder.is_guest or not same_seat:
+            return None
+        holder.end_sessions()
+        return holder
 
     def _close_requests_of(self, user) -> None:
         """Someone who has a seat again asks for none: their open request (if any) is
@@ -622,12 +691,13 @@ class Match(models.Model):
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can free a seat."))
+            self._check_seats_open()
             seat = self.seat_at(position)
             if seat.user_id is None:
                 raise rules.Conflict(_("%(name)s's seat is free already."), name=seat.name)
             before = {"seat": position, "name": seat.name, "user": seat.user_id}
-            seat.user = None
-            seat.save(update_fields=["user"])
+            seat.user, seat.freed_from = None, seat.user
+            seat.save(update_fields=["user", "freed_from"])
             self._commit(by, Event.SEAT_FREED, before=before, after={"seat": position})
         return seat
 
@@ -640,6 +710,7 @@ class Match(models.Model):
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can make a link for a seat."))
+            self._check_seats_open()
             seat = self.seat_at(position)
             seat.link_token = new_token()
             seat.save(update_fields=["link_token"])
@@ -652,26 +723,31 @@ class Match(models.Model):
 
     def take_seat_by_link(self, user, position, token) -> Seat:
         """Take the seat the host's link is for, in place of whoever holds it; the link
-        is spent. Someone who holds that seat already keeps it (a second tap)."""
+        is spent. Someone who holds that seat already keeps it (a second tap). Returns
+        the seat, held by its taker: ``user``, or for ``user`` None (a browser with no
+        account) the guest who held it, whom that browser is again, else a new guest."""
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
             seat = self.seat_at(position)
-            if seat.user_id is not None and seat.user_id == user.pk:
+            if user is not None and seat.user_id == user.pk:
                 return seat
             if not self.seat_link_is(position, token):
                 raise NotAllowed(
                     _("This link for a seat is not valid any more: ask the host for a new one.")
                 )
-            held = self.seat_of(user)
+            self._check_seats_open()
+            held = self.seat_of(user) if user is not None else None
             if held is not None:
                 raise rules.Conflict(
                     _("You already hold %(name)s's seat in this match."), name=held.name
                 )
             before = {"name": seat.name, "user": seat.user_id}
-            seat.user = user
-            seat.link_token = ""
-            seat.save(update_fields=["user", "link_token"])
+            if user is None:
+                user = self._guest_again(seat.user or seat.freed_from)
+                user = user or User.create_guest(seat.name)
+            seat.user, seat.freed_from, seat.link_token = user, None, ""
+            seat.save(update_fields=["user", "freed_from", "link_token"])
             self._close_requests_of(user)
             taken = {"seat": position, "name": seat.name, "by_link": True}
             self._commit(user, Event.JOIN, before=before, after=taken)
@@ -681,19 +757,25 @@ class Match(models.Model):
         """Ask for a held seat back (another browser, a cleared phone), with the join
         link's token: anyone who has the link may ask, and a member of the table or the
         host approves or turns it down. A free seat is taken with ``join`` instead; a
-        person asks for one seat at a time, and asking again for it changes nothing."""
+        person asks for one seat at a time, and asking again for it changes nothing.
+        ``user`` None is a browser with no account: the request gets a guest account of
+        its own (``request.user``), and once approved that browser is the seat's guest."""
         self._check_join_token(token)
         position = rules.check_seat(position)
         with transaction.atomic():
             self._lock()
             self._check_join_token(token)  # renewed meanwhile?
-            if self.seat_of(user) is not None:
+            self._check_seats_open()
+            if user is not None and self.seat_of(user) is not None:
                 raise rules.Conflict(_("You already hold a seat in this match."))
             seat = self.seat_at(position)
             if seat.user_id is None:
                 raise rules.Conflict(
                     _("%(name)s's seat is free: take it, no need to ask."), name=seat.name
                 )
+            newcomer = user is None
+            if newcomer:
+                user = User.create_guest(seat.name)
             asked = self.seat_requests.filter(user=user, answered_at__isnull=True).first()
             if asked is not None and asked.position == position:
                 return asked
@@ -702,7 +784,9 @@ class Match(models.Model):
                     _("You asked for %(name)s's seat already: wait for the answer."),
                     name=self.seat_at(asked.position).name,
                 )
-            request = SeatRequest.objects.create(match=self, position=position, user=user)
+            request = SeatRequest.objects.create(
+                match=self, position=position, user=user, newcomer=newcomer
+            )
             self._commit(
                 user,
                 Event.SEAT_ASKED,
@@ -717,10 +801,13 @@ class Match(models.Model):
 
     def answer_seat_request(self, by, request_id, approve) -> SeatRequest:
         """A member of the table or the host approves a request for a seat (the asker
-        takes it; whoever held it loses it) or turns it down."""
+        takes it; whoever held it loses it) or turns it down. A browser that asked with
+        no account of its own, for a guest's seat, is that guest again: the seat stays
+        with the guest's account, which the asking browser signs in as (``seated``)."""
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("answer a request for a seat"))
+            self._check_seats_open()
             request = (
                 self.seat_requests.select_related("user").filter(pk=request_id).first()
                 if str(request_id).isdigit()
@@ -742,7 +829,6 @@ class Match(models.Model):
             request.approved = bool(approve)
             request.answered_by = by
             request.answered_at = timezone.now()
-            request.save(update_fields=["approved", "answered_by", "answered_at"])
             said = {
                 "seat": seat.position,
                 "name": seat.name,
@@ -750,23 +836,30 @@ class Match(models.Model):
                 "request": request.pk,
             }
             if not approve:
+                request.save(update_fields=["approved", "answered_by", "answered_at"])
                 self._commit(by, Event.SEAT_REFUSED, after=said)
                 return request
             before = {"seat": seat.position, "name": seat.name, "user": seat.user_id}
-            seat.user = request.user
-            seat.save(update_fields=["user"])
+            again = self._guest_again(seat.user) if request.newcomer else None
+            request.seated = again or request.user
+            request.save(update_fields=["approved", "answered_by", "answered_at", "seated"])
+            seat.user, seat.freed_from = request.seated, None
+            seat.save(update_fields=["user", "freed_from"])
             self._commit(by, Event.SEAT_GIVEN, before=before, after={**said, "user": seat.user_id})
         return request
 
     def renew_links(self, by) -> None:
-        """New join and watch tokens: the old links stop working."""
+        """New join and watch links for the night, and no seat's link left: every link
+        handed out before stops working, whichever rubber it was made in."""
         with transaction.atomic():
             self._lock()
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can renew the links."))
-            self.join_token = new_token()
-            self.watch_token = new_token()
-            self._commit(by, Event.RENEW, fields=("join_token", "watch_token"))
+            night = self.night
+            night.join_token, night.watch_token = new_token(), new_token()
+            night.save(update_fields=["join_token", "watch_token"])
+            Seat.objects.filter(match__night=night).exclude(link_token="").update(link_token="")
+            self._commit(by, Event.RENEW)
 
     def rematch(self, by, seats=None, *, version=None) -> "Match":
         """The host starts the next rubber of the same night.
@@ -803,10 +896,17 @@ class Match(models.Model):
                 night_id=self.night_id,
                 previous=self,
                 direction=self.direction,
-                first_dealer=self.dealer(self.deals.count() + 1),
+                redeal_rule=self.redeal_rule,
+                first_dealer=self.dealer(len(self.deal_list()) + 1),
             )
             Seat.objects.bulk_create(
-                Seat(match=following, position=new, name=old[was].name, user_id=old[was].user_id)
+                Seat(
+                    match=following,
+                    position=new,
+                    name=old[was].name,
+                    user_id=old[was].user_id,
+                    freed_from_id=old[was].freed_from_id,
+                )
                 for new, was in moves.items()
             )
             following._log(by, Event.START, after={"rematch_of": self.pk, "seats": moves})

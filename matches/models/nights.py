@@ -1,10 +1,12 @@
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .base import NotAllowed, clean_night_name, clean_place
+from .base import NotAllowed, clean_night_name, clean_place, new_token
 
 
 class NightQuerySet(models.QuerySet):
@@ -16,13 +18,18 @@ class NightQuerySet(models.QuerySet):
 
 
 class Night(models.Model):
-    """The rubbers one table plays in one sitting."""
+    """The rubbers one table plays in one sitting.
+
+    Its links belong to it, not to a rubber: the join link and the watch link lead to
+    the rubber in play (the night's newest), so the table shares each link once."""
 
     name = models.CharField(max_length=80)
     place = models.CharField(max_length=80, blank=True)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="nights"
     )
+    join_token = models.CharField(max_length=43, unique=True, default=new_token)
+    watch_token = models.CharField(max_length=43, unique=True, default=new_token)
     created = models.DateTimeField(default=timezone.now)
 
     objects = NightQuerySet.as_manager()
@@ -33,6 +40,14 @@ class Night(models.Model):
     def __str__(self):
         return self.name
 
+    def dated_name(self) -> str:
+        """What a night is called until the host names it: the day it began."""
+        return timezone.localtime(self.created).strftime("%Y-%m-%d")
+
+    @property
+    def named(self) -> bool:
+        return self.name != self.dated_name()
+
     @property
     def label(self) -> str:
         return f"{self.name} · {self.place}" if self.place else self.name
@@ -42,9 +57,13 @@ class Night(models.Model):
         if by.pk != self.host_id:
             raise NotAllowed(_("Only the night's host can rename it."))
         name = clean_night_name(name)
-        self.name = name or timezone.localtime(self.created).strftime("%Y-%m-%d")
+        self.name = name or self.dated_name()
         self.place = clean_place(place)
         self.save(update_fields=["name", "place"])
+
+    def join_token_is(self, token) -> bool:
+        # Bytes: compare_digest refuses str with non-ASCII characters (a mangled link).
+        return secrets.compare_digest(str(token or "").encode(), self.join_token.encode())
 
     def rubbers(self) -> list:
         """The night's matches in the order they were played, with their seats (read

@@ -20,6 +20,13 @@ class User(AbstractUser):
     def __str__(self):
         return self.name
 
+    def end_sessions(self) -> None:
+        """Sign this guest out of every browser: the session's check on its password
+        changes. For a guest whose seat a new browser took back: the lost one keeps
+        nothing."""
+        self.set_unusable_password()
+        self.save(update_fields=["password"])
+
     @classmethod
     def create_guest(cls, name) -> "User":
         name = clean_name(name)

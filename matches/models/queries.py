@@ -31,9 +31,12 @@ class MatchQuerySet(models.QuerySet):
 
     def for_sheet(self) -> "MatchQuerySet":
         """Everything a sheet shows, in a fixed number of queries however long the
-        match: the host and the next rubber with the match, then its seats, its deals
-        and its notes (a sheet names people by their seats: no accounts are read)."""
-        return self.select_related("host", "following").prefetch_related("seats", "deals", "notes")
+        match: the host, the night and the next rubber with the match, then its seats,
+        its deals and its notes, and the next rubber's seats once there is one (a sheet
+        names people by their seats: no accounts are read)."""
+        return self.select_related("host", "night", "following").prefetch_related(
+            "seats", "deals", "notes", "following__seats"
+        )
 
     def version(self, **lookup) -> int | None:
         """The version of the one match ``lookup`` names (``pk=`` or ``watch_token=``),
@@ -49,44 +52,17 @@ class MatchQuerySet(models.QuerySet):
             row = cursor.fetchone()
         return row[0] if row else None
 
-    def newest_rubber(self, **lookup) -> tuple[int, int] | None:
-        """The newest rubber of the chain that starts at the match ``lookup`` names
-        (``pk=`` or ``watch_token=``), following each rubber's next (``following``)
-        to the last: its ``(pk, version)``, or None without such a match.
+    def of_night(self, **link) -> "MatchQuerySet":
+        """The rubbers of the night a link's token names (``join_token=`` or
+        ``watch_token=``), newest first: the first is the rubber in play, where the
+        night's links lead."""
+        ((name, token),) = link.items()
+        return self.filter(**{f"night__{name}": token}).order_by("-created", "-id")
 
-        One statement however long the night: a recursive walk along ``previous``
-        (unique, so indexed). The chain, not the night, is what counts: a night may
-        hold rubbers started on their own (the API's ``night``) beside a chain.
-
-        The walk stops before a rubber whose links were renewed: the host renews
-        them to shut out a link that went where it should not, and every earlier
-        rubber's link is such a link."""
-        ((name, value),) = lookup.items()
-        meta = self.model._meta
-        column = (meta.pk if name == "pk" else meta.get_field(name)).column
-        table, pk = meta.db_table, meta.pk.column
-        previous = meta.get_field("previous").column
-        events = Event._meta
-        event_match = events.get_field("match").column
-        with connections[self.db].cursor() as cursor:
-            cursor.execute(
-                f"""
-                WITH RECURSIVE chain (id, version, depth) AS (
-                    SELECT "{pk}", "version", 0 FROM "{table}" WHERE "{column}" = %s
-                    UNION ALL
-                    SELECT rubber."{pk}", rubber."version", chain.depth + 1
-                    FROM "{table}" rubber JOIN chain ON rubber."{previous}" = chain.id
-                    WHERE NOT EXISTS (
-                        SELECT 1 FROM "{events.db_table}" renewed
-                        WHERE renewed."{event_match}" = rubber."{pk}" AND renewed."action" = %s
-                    )
-                )
-                SELECT id, version FROM chain ORDER BY depth DESC LIMIT 1
-                """,
-                [value, Event.RENEW],
-            )
-            row = cursor.fetchone()
-        return (row[0], row[1]) if row else None
+    def newest_rubber(self, **link) -> tuple[int, int] | None:
+        """The ``(pk, version)`` of the rubber a night's link leads to (``join_token=``
+        or ``watch_token=``), or None: one query, all a watch screen's poll needs."""
+        return self.of_night(**link).values_list("pk", "version").first()
 
     # History and standings ------------------------------------------------
 
@@ -181,15 +157,18 @@ class MatchQuerySet(models.QuerySet):
         host_seat=None,
         direction=rules.COUNTERCLOCKWISE,
         first_dealer="a1",
+        redeal_rule=rules.NEXT_DEALER,
         night=None,
         night_name="",
         place="",
     ):
-        """Open a match: four seat names, the host's seat (or none), who deals first.
+        """Open a match: four seat names, the host's seat (or none), who deals first,
+        and the house rule after a redeal (the deal passes on, or *melar*).
 
         Without ``night`` it opens a new night, named ``night_name`` or else the date.
         """
         direction = rules.check_direction(direction)
+        redeal_rule = rules.check_redeal_rule(redeal_rule)
         first_dealer = rules.check_first_dealer(first_dealer)
         host_seat = rules.check_host_seat(host_seat)
         names = {position: clean_seat_name(seats.get(position)) for position in rules.SEATS}
@@ -205,7 +184,11 @@ class MatchQuerySet(models.QuerySet):
                     place=place,
                 )
             match = self.create(
-                host=host, night=night, direction=direction, first_dealer=first_dealer
+                host=host,
+                night=night,
+                direction=direction,
+                first_dealer=first_dealer,
+                redeal_rule=redeal_rule,
             )
             Seat.objects.bulk_create(
                 Seat(

@@ -24,6 +24,11 @@ class Seat(models.Model):
     # A link the host hands out for this one seat, so its player gets back in from
     # another browser; empty while there is none. Taking the seat by it spends it.
     link_token = models.CharField(max_length=43, blank=True, default="")
+    # Who held the seat before the host freed it: a browser with no account that takes
+    # it back by its name is that guest again (until someone takes the seat).
+    freed_from = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -175,6 +180,13 @@ class SeatRequest(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     answered_at = models.DateTimeField(null=True, blank=True)
+    # Asked from a browser with no account of its own (``user`` was made for the
+    # request): approved for a guest's seat, that browser is the guest again.
+    newcomer = models.BooleanField(default=False)
+    # Who holds the seat since the approval: the asker, or the guest they are again.
+    seated = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["created", "id"]

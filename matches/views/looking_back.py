@@ -6,7 +6,6 @@ lists are paginated, and tallies and standings come from the results stored
 on each match.
 """
 
-import io
 import json
 
 from django.contrib.auth.decorators import login_required
@@ -15,6 +14,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -201,6 +202,7 @@ def night(request, pk):
         "lines": lines,
         "rubbers": len(rubbers),
         "tally": night.tally(),
+        "named": night.named,
         "next_from": last if hosting and last and not last.in_play else None,
     }
     return render(request, "matches/night.html", context)
@@ -251,15 +253,8 @@ def _change(event, names, seated, people):
     elif event.action in ("note", "note_withdrawn"):
         note = after or before
         detail = f"{names.get(note.get('side'), '')}: {note.get('text', '')}"
-    elif event.action == "join":
-        detail = f"{seated.get(after.get('seat'), '')} ({after.get('seat', '')})"
-        if after.get("by_link"):
-            detail += f", {_('by the host’s link for the seat')}"
-    elif event.action.startswith("seat_"):
-        seat = after.get("seat") or before.get("seat", "")
-        detail = f"{after.get('name') or before.get('name') or seated.get(seat, '')} ({seat})"
-        if after.get("asker"):
-            detail += f", {_('asked by %(name)s') % {'name': after['asker']}}"
+    elif event.action == "join" or event.action.startswith("seat_"):
+        detail = _seat_change(event, seated, people)
     elif event.action == "end":
         games = after.get("games", {})
         detail = f"{games.get('a', 0)}–{games.get('b', 0)}"
@@ -272,6 +267,28 @@ def _change(event, names, seated, people):
         "deal": event.deal,
         "detail": detail,
     }
+
+
+def _seat_change(event, seated, people):
+    """A change of seat in words, by the seat's name as the table typed it (people
+    never see the codes a1…b2): "Zé's seat, to Olga"."""
+    before, after = event.before or {}, event.after or {}
+    position = after.get("seat") or before.get("seat", "")
+    name = after.get("name") or before.get("name") or seated.get(position, "")
+    taker = people.get(event.by_id) or (event.by.name if event.by else "")
+    if event.action == "join" and name == taker and not after.get("by_link"):
+        return ""  # "Rui took a seat" says it all
+    words = _("%(name)s's seat") % {"name": name}
+    if event.action == "join" and after.get("by_link"):
+        return _("%(seat)s, by the host’s link for it") % {"seat": words}
+    if event.action == "seat_given":
+        return _("%(seat)s, to %(asker)s") % {"seat": words, "asker": after.get("asker", "")}
+    if event.action == "seat_refused":
+        return _("%(seat)s, asked for by %(asker)s") % {
+            "seat": words,
+            "asker": after.get("asker", ""),
+        }
+    return words
 
 
 @login_required
@@ -356,14 +373,20 @@ def next_rubber(request, pk):
 
 def _download(content, content_type, filename):
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
 
+def _filename(kind, played, extension):
+    """squarescores-2026-12-01-night-3.csv: the day the night or rubber began where
+    the reader is, then what it is. Only ASCII goes in, so the header needs no
+    encoding and every browser saves it under that name."""
+    day = timezone.localdate(played.created).isoformat()
+    return f"squarescores-{day}-{kind}-{played.pk}.{extension}"
+
+
 def _csv(matches, filename):
-    out = io.StringIO()
-    export.write_csv(matches, out)
-    return _download(out.getvalue(), "text/csv; charset=utf-8", filename)
+    return _download(export.csv_file(matches), "text/csv; charset=utf-8", filename)
 
 
 def _json(data, filename):
@@ -375,9 +398,10 @@ def _json(data, filename):
 @require_GET
 def match_export(request, pk, format):
     match = _played_rubber(request, pk, export.full(Match.objects.all()))
+    filename = _filename("rubber", match, format)
     if format == "csv":
-        return _csv([match], f"rubber-{match.pk}.csv")
-    return _json(export.match_json(match), f"rubber-{match.pk}.json")
+        return _csv([match], filename)
+    return _json(export.match_json(match), filename)
 
 
 @login_required
@@ -386,9 +410,10 @@ def night_export(request, pk, format):
     night = export.nights_with_rubbers(Night.objects.visible_to(request.user)).filter(pk=pk).first()
     if night is None:
         raise Http404
+    filename = _filename("night", night, format)
     if format == "csv":
-        return _csv(export.night_rubbers(night), f"night-{night.pk}.csv")
-    return _json(export.night_json(night), f"night-{night.pk}.json")
+        return _csv(export.night_rubbers(night), filename)
+    return _json(export.night_json(night), filename)
 
 
 @login_required

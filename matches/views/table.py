@@ -16,20 +16,19 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.db import transaction
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, limits, links, posted, rules
-from ..forms import SIDE_LABELS, GuestForm, JoinForm, NewMatchForm
-from ..models import Match, User, explain
+from ..forms import SEAT_LABELS, SIDE_LABELS, GuestForm, JoinForm, NewMatchForm
+from ..models import Match, SeatRequest, explain
 from ..sheet import read
+from ..standings import tally
 from .answers import alert, bad_form, form_page, go, not_found, refused, too_many
 from .answers import posted as posted_data
 
@@ -77,6 +76,7 @@ def new_match(request):
                 host_seat=form.cleaned_data["host_seat"] or None,
                 direction=form.cleaned_data["direction"],
                 first_dealer=form.cleaned_data["first_dealer"],
+                redeal_rule=form.cleaned_data["redeal"] or rules.NEXT_DEALER,
                 night_name=form.cleaned_data["night_name"],
                 place=form.cleaned_data["place"],
             )
@@ -84,35 +84,36 @@ def new_match(request):
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=match.pk)
-    return form_page(request, "matches/new.html", form)
+    labels = json.dumps({position: str(label) for position, label in SEAT_LABELS.items()})
+    return form_page(request, "matches/new.html", form, seat_labels=labels)
 
 
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(form=JoinForm, refuse=bad_form)
 def join(request, token):
-    """Take a free seat in one tap on its name (or with a name of one's own); when the
-    seat is held by one's old browser, ask for it back. A newcomer gets a guest
-    account named after the seat, or after the name they typed."""
-    match = Match.objects.for_sheet().filter(join_token=token).first()
+    """The night's join link, at its rubber in play: take a free seat in one tap on its
+    name (or with a name of one's own); when the seat is held by one's old browser, ask
+    for it back. A browser with no account signs in as the seat's player: a new guest
+    named after the seat (or the name typed), or the guest it was before."""
+    match = Match.objects.for_sheet().of_night(join_token=token).first()
     if match is None:
         return not_found(request, _join_link_gone())
+    _back_in(request, match)
     if match.seat_of(request.user) is not None:
-        messages.info(request, _("You already hold a seat in this match."))
         return go(request, reverse("match", args=[match.pk]))
     free = [seat for seat in match.seat_list() if seat.user_id is None]
     form = JoinForm(posted_data(request), free_seats=free)
     status = None
     if request.method == "POST" and form.is_valid():
-        name = form.cleaned_data["name"] or None
-        position = form.cleaned_data["seat"]
         anonymous = not request.user.is_authenticated
         try:
-            # A newcomer's guest account exists only if the seat is really theirs.
-            with transaction.atomic():
-                seat_name = match.seat_at(position).name
-                user = User.create_guest(name or seat_name) if anonymous else request.user
-                match.join(user, token=token, position=position, name=name)
+            seat = match.join(
+                None if anonymous else request.user,
+                token=token,
+                position=form.cleaned_data["seat"],
+                name=form.cleaned_data["name"] or None,
+            )
         except rules.Refusal as refusal:
             # Taken meanwhile, say: the page again as it is now, saying so, with what
             # they typed still there.
@@ -122,9 +123,26 @@ def join(request, token):
             form.offer([seat for seat in match.seat_list() if seat.user_id is None])
         else:
             if anonymous:
-                login(request, user)
+                login(request, seat.user)
             return go(request, reverse("match", args=[match.pk]))
     return _join_page(request, match, form, status)
+
+
+def _back_in(request, match):
+    """A browser whose request for a guest's seat was approved is that guest again:
+    it signs in as them (``Match.answer_seat_request`` says whom, in ``seated``)."""
+    if not request.user.is_authenticated:
+        return
+    approved = (
+        SeatRequest.objects.filter(match__night_id=match.night_id, user=request.user)
+        .filter(approved=True, seated__isnull=False)
+        .exclude(seated=request.user)
+        .select_related("seated")
+        .order_by("-id")
+        .first()
+    )
+    if approved is not None:
+        login(request, approved.seated)
 
 
 def _join_page(request, match, form, status=None):
@@ -153,26 +171,26 @@ def _join_page(request, match, form, status=None):
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only("seat", refuse=bad_form)
 def ask_for_seat(request, token):
-    """Ask for a held seat back ("this is my seat"); a member or the host answers on the
-    sheet. A newcomer (a new browser) gets a guest account named after the seat."""
-    match = Match.objects.for_sheet().filter(join_token=token).first()
+    """Ask for a held seat back ("this is my seat"), in the night's rubber in play; a
+    member or the host answers on the sheet. A browser with no account gets a guest
+    account of its own for the request."""
+    match = Match.objects.for_sheet().of_night(join_token=token).first()
     if match is None:
         return not_found(request, _join_link_gone())
     if request.method != "POST":
         # Only after the token: a wrong one shows nothing, as every link's page does.
         return HttpResponseNotAllowed(["POST"])
-    position = request.POST.get("seat")
     anonymous = not request.user.is_authenticated
     try:
-        position = rules.check_seat(position)
-        with transaction.atomic():
-            seat_name = match.seat_at(position).name
-            user = User.create_guest(seat_name) if anonymous else request.user
-            match.ask_for_seat(user, token=token, position=position)
+        asked = match.ask_for_seat(
+            None if anonymous else request.user,
+            token=token,
+            position=rules.check_seat(request.POST.get("seat")),
+        )
     except rules.Refusal as refusal:
         return refused(request, refusal, reverse("join", args=[token]))
     if anonymous:
-        login(request, user)
+        login(request, asked.user)
     messages.success(
         request,
         _("Asked: a player at the table or the host will see it on the sheet and let you in."),
@@ -199,13 +217,11 @@ def seat_link(request, pk, position, token):
     if request.method == "POST":
         anonymous = not request.user.is_authenticated
         try:
-            with transaction.atomic():
-                user = User.create_guest(seat.name) if anonymous else request.user
-                match.take_seat_by_link(user, position, token)
+            taken = match.take_seat_by_link(None if anonymous else request.user, position, token)
         except rules.Refusal as refusal:
             return refused(request, refusal, reverse("seat_link", args=[pk, position, token]))
         if anonymous:
-            login(request, user)
+            login(request, taken.user)  # the seat's guest again, or a new one
         return go(request, reverse("match", args=[pk]))
     context = {"match": match, "seat": seat, "side": SIDE_LABELS[seat.side], "token": token}
     return render(request, "matches/join.html", {**context, "names": match.side_names()})
@@ -226,8 +242,7 @@ def watch(request, token):
     newest = Match.objects.newest_rubber(watch_token=token)
     if newest is None:
         return not_found(request, _watch_link_gone())
-    match = Match.objects.for_sheet().get(pk=newest[0])
-    context = sheet_context(request, read(match, watching=True), watch_token=token)
+    context = _watch_context(request, newest[0], token)
     return _with_etag(render(request, "matches/watch.html", context), context)
 
 
@@ -249,9 +264,24 @@ def watch_sheet(request, token):
         return not_found(request, _watch_link_gone())
     if request.htmx and request.GET.get("rubber") != str(newest[0]):
         return HttpResponseLocation(reverse("watch", args=[token]))
-    match = Match.objects.for_sheet().get(pk=newest[0])
+    context = _watch_context(request, newest[0], token)
+    return _with_etag(render(request, "matches/watch.html#poll", context), context)
+
+
+def _watch_context(request, pk, token):
+    """The watch screen's rubber ``pk`` as anyone sees it, and the night's tally
+    beside it. A rubber won changes the tally while the screen still shows that
+    rubber, so every changed poll reads it again: two queries more (the night's
+    rubbers and their seats; the night comes with the sheet), however long the night."""
+    match = Match.objects.for_sheet().select_related("night").get(pk=pk)
     context = sheet_context(request, read(match, watching=True), watch_token=token)
-    return _with_etag(render(request, "matches/match.html#sheet", context), context)
+    rubbers = match.night.rubbers()
+    context["night"] = {
+        "pairs": tally(rubbers)["pairs"],
+        "played": sum(rubber.status != Match.IN_PLAY for rubber in rubbers),
+        "ended": sum(rubber.status == Match.ENDED for rubber in rubbers),
+    }
+    return context
 
 
 # The sheet ----------------------------------------------------------------------
@@ -369,16 +399,16 @@ def sheet(request, pk):
 
 def _rubber_to_follow(request, sheet):
     """Where a phone whose rubber has a next goes by itself: the newest rubber of the
-    chain it may see (a phone asleep through two rematches goes to the last), else
-    the next one; None if neither, and it keeps the old sheet with its link."""
-    newest = Match.objects.newest_rubber(pk=sheet.next)
-    candidates = [newest[0], sheet.next] if newest else [sheet.next]
-    seen = set(
+    night it may see (a phone asleep through two rematches goes to the last); None if
+    that is this one, and it keeps the old sheet with its message."""
+    newest = (
         Match.objects.visible_to(request.user)
-        .filter(pk__in=candidates)
+        .filter(night_id=sheet.match.night_id)
+        .order_by("-created", "-id")
         .values_list("pk", flat=True)
+        .first()
     )
-    return next((pk for pk in candidates if pk in seen), None)
+    return newest if newest != sheet.match.pk else None
 
 
 def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
@@ -407,22 +437,16 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
 
 
 @require_POST
-@posted.only("deal", "side", "games", "sweep", "extra", "via", refuse=bad_form)
+@posted.only("deal", "side", "games", "sweep", "via", refuse=bad_form)
 def entry(request, pk):
     data = request.POST
 
     def record(match):
-        games = data.get("games")
-        if data.get("extra"):
-            # The calculator's "add the pending extra games" box: asked for, never assumed.
-            games = rules.whole_number(games, gettext_lazy("Games")) + rules.whole_number(
-                data["extra"], gettext_lazy("Extra games")
-            )
         match.record(
             request.user,
             deal=data.get("deal"),
             side=data.get("side"),
-            games=games,
+            games=data.get("games"),
             sweep=rules.ticked(data.get("sweep")),
         )
 
@@ -462,8 +486,12 @@ def redeal(request, pk):
         lambda match: match.redeal(request.user, deal=deal, version=seen),
         # Said once the match took it, so the deal's number was read by then.
         notice=lambda sheet: (
-            _("Deal %(number)s dealt again: nothing scored, the next player deals.")
-            % {"number": rules.read_deal(deal)}
+            (
+                _("Deal %(number)s dealt again: nothing scored, %(name)s deals again.")
+                if sheet.redeal_rule == rules.SAME_DEALER
+                else _("Deal %(number)s dealt again: nothing scored, the next player deals.")
+            )
+            % {"number": rules.read_deal(deal), "name": sheet.dealer_name}
         ),
     )
 
@@ -519,7 +547,7 @@ def add_note(request, pk):
             text=note.get("text"),
             deal=note.get("deal", "").strip() or None,
         ),
-        notice=_("Note added beside the sheet."),
+        notice=_("Note added: it changes no score."),
         answer_in="#note-result",
     )
 
@@ -700,6 +728,9 @@ def _calculate(request, sheet):
         return {"error": explain(refusal), "match": sheet.match}
     mine = sheet.sides[0].side if sheet.seat else None
     side = mine or (post.get("side") if post.get("side") in rules.SIDES else "a")
+    # The deal's winner gets the pending extra games too, added in sight as on the keys
+    # ("1+1=2"): the number entered is the number counted.
+    pending = sheet.pending if result.games else 0
     return {
         "match": sheet.match,
         "result": result,
@@ -707,6 +738,8 @@ def _calculate(request, sheet):
         "label": sheet.labels[side],
         "other_label": sheet.labels[rules.other(side)],
         "deal": sheet.current,
-        "pending": sheet.pending if result.games else 0,
+        "pending": pending,
+        "games": result.games + pending,
+        "sum": f"{result.games}+{pending}={result.games + pending}" if pending else "",
         "may_enter": bool(sheet.side(side).keys),
     }
