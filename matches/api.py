@@ -2,7 +2,7 @@
 
 Each view reads its input with a serializer, calls the model, and answers with
 the match's new state. The models check every rule and permission and raise a
-``rules.Refusal``; ``exception_handler`` turns it into the 4xx of API.md with
+``values.Refusal``; ``exception_handler`` turns it into the 4xx of API.md with
 the same message the page shows.
 """
 
@@ -30,7 +30,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import conditional, limits, links, rules
+from . import conditional, limits, links, rules, values
 from . import serializers as s
 from .models import Match, Night, NotFound, User, explain
 from .sheet import read
@@ -74,7 +74,7 @@ def _echoable(data, most=None):
 
 
 def _refusal(exc, context):
-    if isinstance(exc, rules.Refusal):
+    if isinstance(exc, values.Refusal):
         body = {"detail": explain(exc), **exc.data}
         if "next" in body:  # where the table went: the next rubber, and its link
             body["next_url"] = links.absolute(
@@ -251,7 +251,7 @@ def token(request):
     """The token for an account with a password."""
     user = authenticate(request._request, **_valid(s.LoginSerializer, request))
     if user is None:
-        raise rules.InvalidInput(_("Wrong username or password."))
+        raise values.InvalidInput(_("Wrong username or password."))
     key, _created = Token.objects.get_or_create(user=user)
     return Response({"token": key.key})
 
@@ -312,7 +312,7 @@ def _start(request):
     if data["night"] is not None:
         night = Night.objects.visible_to(request.user).filter(pk=data["night"]).first()
         if night is None:
-            raise rules.InvalidInput(_("There is no such night of yours."))
+            raise values.InvalidInput(_("There is no such night of yours."))
     match = Match.objects.start(
         request.user,
         data["seats"],
@@ -393,7 +393,7 @@ SEAT_LINK_GONE = _("This link for a seat is not valid any more: ask the host for
 
 
 SEAT = OpenApiParameter(
-    "seat", str, OpenApiParameter.PATH, enum=list(rules.SEATS), description="The seat."
+    "seat", str, OpenApiParameter.PATH, enum=list(values.SEATS), description="The seat."
 )
 
 

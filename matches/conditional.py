@@ -43,7 +43,7 @@ def not_modified(request, tag, *, vary=()):
 
 def seen_version(request) -> str | None:
     """The version an If-Match header names (the ETag the person's sheet came with),
-    or None without one; ``rules.read_version`` refuses anything else."""
+    or None without one; ``values.read_version`` refuses anything else."""
     tags = [tag for tag in parse_etags(request.headers.get("If-Match", "")) if tag != "*"]
     if not tags:
         return None

@@ -3,7 +3,7 @@ plain 404 before a view (or the database) ever sees it."""
 
 from django.urls import register_converter
 
-from . import rules
+from . import values
 
 
 class IdConverter:
@@ -34,7 +34,7 @@ class TokenConverter:
 class SeatConverter:
     """One of the four seats (a1, a2, b1, b2)."""
 
-    regex = "|".join(rules.SEATS)
+    regex = "|".join(values.SEATS)
 
     def to_python(self, value):
         return value

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from . import rules
+from . import values
 from .models import (
     User,
     clean_night_name,
@@ -51,7 +51,7 @@ class RuleField(forms.CharField):
             return value
         try:
             return self.rule(value)
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             raise forms.ValidationError(explain(refusal)) from None
 
 
@@ -111,31 +111,34 @@ class NewMatchForm(forms.Form):
     b1 = NameField(clean_seat_name, label=PLAYER_LABELS["1"])
     b2 = NameField(clean_seat_name, label=PLAYER_LABELS["2"])
     host_seat = ChoiceRuleField(
-        rules.check_host_seat,
+        values.check_host_seat,
         [*SEAT_LABELS.items(), ("", _("None: I only keep the score"))],
         forms.Select,  # menus: the form fits a phone's screen or two
         label=_("Your seat"),
         required=False,
     )
     first_dealer = ChoiceRuleField(
-        rules.check_first_dealer,
+        values.check_first_dealer,
         list(SEAT_LABELS.items()),
         forms.Select,
         label=_("Who deals first"),
     )
     direction = ChoiceRuleField(
-        rules.check_direction,
+        values.check_direction,
         [
-            (rules.COUNTERCLOCKWISE, _("Counter-clockwise: the deal passes to the right")),
-            (rules.CLOCKWISE, _("Clockwise, as in Brazil: the deal passes to the left")),
+            (values.COUNTERCLOCKWISE, _("Counter-clockwise: the deal passes to the right")),
+            (values.CLOCKWISE, _("Clockwise, as in Brazil: the deal passes to the left")),
         ],
         label=_("Which way the deal goes"),
     )
     redeal = ChoiceRuleField(
-        rules.check_redeal_rule,
+        values.check_redeal_rule,
         [
-            (rules.NEXT_DEALER, _("The next player deals")),
-            (rules.SAME_DEALER, _("The same dealer deals again (melar, as some tables in Brazil)")),
+            (values.NEXT_DEALER, _("The next player deals")),
+            (
+                values.SAME_DEALER,
+                _("The same dealer deals again (melar, as some tables in Brazil)"),
+            ),
         ],
         label=_("After a redeal"),
         optional=True,  # left out: the deal passes on, as most tables play
@@ -145,7 +148,7 @@ class NewMatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         # The seat menus name the players typed above them (app.js keeps them so while
         # the host types), not "Side A, player 1", which a phone cuts short.
-        names = {position: self[position].value() for position in rules.SEATS}
+        names = {position: self[position].value() for position in values.SEATS}
         for name in ("host_seat", "first_dealer"):
             widget = self.fields[name].widget
             widget.choices = [
@@ -174,8 +177,8 @@ class NewMatchForm(forms.Form):
                 "a1": host.name,
                 "host_seat": "a1",
                 "first_dealer": "a1",
-                "direction": rules.COUNTERCLOCKWISE,
-                "redeal": rules.NEXT_DEALER,
+                "direction": values.COUNTERCLOCKWISE,
+                "redeal": values.NEXT_DEALER,
             }
         seats = last.seat_list()
         initial = {seat.position: seat.name for seat in seats}
@@ -189,13 +192,13 @@ class NewMatchForm(forms.Form):
         return initial
 
     def seats(self):
-        return {position: self.cleaned_data[position] for position in rules.SEATS}
+        return {position: self.cleaned_data[position] for position in values.SEATS}
 
     def sides(self):
         """The four name fields as the table sits: each side's two, under its name."""
         return [
             {"label": SIDE_LABELS[side], "fields": [self[f"{side}1"], self[f"{side}2"]]}
-            for side in rules.SIDES
+            for side in values.SIDES
         ]
 
     def seat_menus(self):
@@ -213,7 +216,7 @@ class JoinForm(forms.Form):
 
     # Offered: the free seats. Checked: by Match.join, so a seat taken meanwhile
     # is refused with who took it rather than with "not a valid choice".
-    seat = ChoiceRuleField(rules.check_seat, [], label=_("Your seat"))
+    seat = ChoiceRuleField(values.check_seat, [], label=_("Your seat"))
     name = NameField(
         label=_("Your name at this table"),
         optional=True,
@@ -305,7 +308,7 @@ class RematchForm(forms.Form):
 
     def __init__(self, data=None, *, match):
         names = {seat.position: seat.name for seat in match.seat_list()}
-        initial = {position: position for position in rules.SEATS}
+        initial = {position: position for position in values.SEATS}
         super().__init__(data, initial=initial)
 
         def pairs(moves):
@@ -315,7 +318,7 @@ class RematchForm(forms.Form):
 
         choices = [(key, pairs(moves)) for key, moves in PAIRINGS.items()]
         self.fields["pairing"].choices = [*choices, ("seats", _("Seat by seat, below"))]
-        for position in rules.SEATS:
+        for position in values.SEATS:
             self.fields[position].choices = list(names.items())
 
     def seats(self):
@@ -323,4 +326,4 @@ class RematchForm(forms.Form):
         pairing = self.cleaned_data["pairing"]
         if pairing in PAIRINGS:
             return PAIRINGS[pairing]
-        return {position: self.cleaned_data[position] for position in rules.SEATS}
+        return {position: self.cleaned_data[position] for position in values.SEATS}

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from . import rules
+from . import rules, values
 from .models import (
     Event,
     Match,
@@ -31,8 +31,8 @@ from .posted import listed
 # The largest id a bigint column holds: bigger ones can name nothing.
 MAX_ID = 2**63 - 1
 
-SEAT_CHOICES = list(rules.SEATS)
-SIDE_CHOICES = list(rules.SIDES)
+SEAT_CHOICES = list(values.SEATS)
+SIDE_CHOICES = list(values.SIDES)
 
 
 # Errors ----------------------------------------------------------------------
@@ -91,7 +91,7 @@ class RuleField(serializers.Field):
             ProhibitSurrogateCharactersValidator()(data)  # JSON can carry them; text can't
         try:
             return self.rule(data)
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             raise serializers.ValidationError(explain(refusal), code="rule") from None
 
     def to_representation(self, value):
@@ -110,7 +110,7 @@ class YesNo(RuleField):
     def __init__(self, **kwargs):
         if not kwargs.setdefault("required", False):
             kwargs.setdefault("default", False)
-        super().__init__(rules.ticked, **kwargs)
+        super().__init__(values.ticked, **kwargs)
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -188,7 +188,7 @@ class CardsSerializer(Body):
         if isinstance(data, Mapping):
             try:
                 rules.check_card_names(data)
-            except rules.Refusal as refusal:
+            except values.Refusal as refusal:
                 raise serializers.ValidationError(explain(refusal)) from None
         return super().to_internal_value(data)
 
@@ -224,19 +224,19 @@ class SeatNamesSerializer(Body):
 class MatchCreateSerializer(Body):
     seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
     host_seat = Choice(
-        SEAT_CHOICES, rules.check_host_seat, required=False, allow_null=True, default=None,
+        SEAT_CHOICES, values.check_host_seat, required=False, allow_null=True, default=None,
         help_text="The seat the caller takes, or null to keep the sheet without playing.",
     )  # fmt: skip
     direction = Choice(
-        list(rules.DIRECTIONS),
-        rules.check_direction,
+        list(values.DIRECTIONS),
+        values.check_direction,
         required=False,
-        default=rules.COUNTERCLOCKWISE,
+        default=values.COUNTERCLOCKWISE,
     )
-    first_dealer = Choice(SEAT_CHOICES, rules.check_first_dealer, required=False, default="a1")
+    first_dealer = Choice(SEAT_CHOICES, values.check_first_dealer, required=False, default="a1")
     redeal = Choice(
-        list(rules.REDEAL_RULES), rules.check_redeal_rule, required=False,
-        default=rules.NEXT_DEALER,
+        list(values.REDEAL_RULES), values.check_redeal_rule, required=False,
+        default=values.NEXT_DEALER,
         help_text="After a redeal the next player deals (next_dealer), or the same dealer "
         "deals again (same_dealer: melar, as some Brazilian tables play). Rematches keep it.",
     )  # fmt: skip
@@ -278,7 +278,7 @@ class MatchFilterSerializer(serializers.Serializer):
 
 class JoinSerializer(Body):
     token = serializers.CharField(help_text="The token of the host's join link.")
-    seat = Choice(SEAT_CHOICES, rules.check_seat)
+    seat = Choice(SEAT_CHOICES, values.check_seat)
     name = Text(
         lambda name: clean_player_name(name) if str(name or "").strip() else None,
         required=False,
@@ -293,7 +293,7 @@ class SeatClaimSerializer(Body):
 
 class SeatAskSerializer(Body):
     token = serializers.CharField(help_text="The token of the host's join link.")
-    seat = Choice(SEAT_CHOICES, rules.check_seat, help_text="The held seat you say is yours.")
+    seat = Choice(SEAT_CHOICES, values.check_seat, help_text="The held seat you say is yours.")
 
 
 class SeatAnswerSerializer(Body):
@@ -304,9 +304,9 @@ class SeatAnswerSerializer(Body):
 
 
 class EntrySerializer(Body):
-    deal = Number(rules.read_deal, help_text="The deal this entry is for: the current deal.")
-    side = Choice(SIDE_CHOICES, rules.check_side)
-    games = Number(rules.read_games, help_text="0 to 4, plus the extra games pending.")
+    deal = Number(values.read_deal, help_text="The deal this entry is for: the current deal.")
+    side = Choice(SIDE_CHOICES, values.check_side)
+    games = Number(values.read_games, help_text="0 to 4, plus the extra games pending.")
     sweep = YesNo(help_text="Every trick: a bandeira, worth 4 or more.")
 
 
@@ -314,7 +314,7 @@ class Seen(Body):
     """The body of an action on what a person saw: the sheet's version they acted on."""
 
     version = Number(
-        rules.read_version,
+        values.read_version,
         required=False,
         allow_null=True,
         default=None,
@@ -325,29 +325,29 @@ class Seen(Body):
 
 class UndoSerializer(Seen):
     deal = Number(
-        rules.read_deal, required=False, allow_null=True, default=None,
+        values.read_deal, required=False, allow_null=True, default=None,
         help_text="The deal of the entry you mean to undo: 409 if the latest entry is another.",
     )  # fmt: skip
-    side = Choice(SIDE_CHOICES, rules.check_side, required=False, allow_null=True, default=None)
+    side = Choice(SIDE_CHOICES, values.check_side, required=False, allow_null=True, default=None)
 
 
 class RedealSerializer(Seen):
     deal = Number(
-        rules.read_deal,
+        values.read_deal,
         help_text="The deal that was dealt again: the current deal, with neither cell filled.",
     )
 
 
 class CorrectionSerializer(Seen):
-    a = Number(rules.read_games)
-    b = Number(rules.read_games)
+    a = Number(values.read_games)
+    b = Number(values.read_games)
     sweep = YesNo()
 
 
 class NoteCreateSerializer(Body):
-    side = Choice(SIDE_CHOICES, rules.check_side, help_text="The side that revoked.")
+    side = Choice(SIDE_CHOICES, values.check_side, help_text="The side that revoked.")
     deal = Number(
-        rules.read_deal,
+        values.read_deal,
         required=False,
         allow_null=True,
         default=None,
@@ -494,7 +494,7 @@ def _sides(match):
             ],
             "games": games[side],
         }
-        for side in rules.SIDES
+        for side in values.SIDES
     }
 
 
@@ -546,10 +546,10 @@ class MatchSerializer(MatchSummarySerializer):
     """
 
     target = serializers.IntegerField()
-    direction = serializers.ChoiceField(list(rules.DIRECTIONS))
+    direction = serializers.ChoiceField(list(values.DIRECTIONS))
     first_dealer = serializers.ChoiceField(SEAT_CHOICES)
     redeal = serializers.ChoiceField(
-        list(rules.REDEAL_RULES), help_text="Who deals after a redeal: the house rule."
+        list(values.REDEAL_RULES), help_text="Who deals after a redeal: the house rule."
     )
     deals = DealSerializer(many=True)
     current_deal = serializers.IntegerField(

@@ -15,7 +15,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import rules
+from . import rules, values
 from .models import Event, Match, User
 
 
@@ -279,7 +279,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     seat = None if watching or user is None else match.seat_of(user)
     hosting = not watching and user is not None and match.is_host(user)
     mine = seat.side if seat else None
-    order = (mine, rules.other(mine)) if mine else rules.SIDES
+    order = (mine, rules.other(mine)) if mine else values.SIDES
     pairs = match.side_names()
     labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else pairs
     seats = match.seat_list()

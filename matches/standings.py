@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Case, Count, F, FilteredRelation, Min, Q, Sum, Value, When
 from django.db.models.functions import Cast, Concat, Greatest, Least, LPad
 
-from . import rules
+from . import values
 from .models import Match, Seat, seat_side
 
 
@@ -69,7 +69,7 @@ def tally(rubbers) -> dict:
     players, pairs = {}, {}
     for match in rubbers:
         seats = match.seat_list()
-        for side in rules.SIDES:
+        for side in values.SIDES:
             keys = []
             for seat in (seat for seat in seats if seat.side == side):
                 key = ("user", seat.user_id) if seat.user_id else ("name", seat.name)
@@ -211,8 +211,8 @@ def standings(rubbers) -> Standings:
 
     meetings = (
         Match.objects.filter(pk__in=rubbers)
-        .annotate(**{f"seat_{position}": seat_at(position) for position in rules.SEATS})
-        .annotate(**{position: player_key(f"seat_{position}") for position in rules.SEATS})
+        .annotate(**{f"seat_{position}": seat_at(position) for position in values.SEATS})
+        .annotate(**{position: player_key(f"seat_{position}") for position in values.SEATS})
         .annotate(pair_a=pair("a1", "a2"), pair_b=pair("b1", "b2"))
         .annotate(turned_a=turned("a1", "a2"), turned_b=turned("b1", "b2"))
         .annotate(one=Least("pair_a", "pair_b"), two=Greatest("pair_a", "pair_b"))

@@ -266,8 +266,8 @@ SPECTACULAR_SETTINGS = {
     # Fields that share a name ("status": a match's, a seat request's) get enums of
     # their own names, so the schema says which is which.
     "ENUM_NAME_OVERRIDES": {
-        "SideEnum": "matches.rules.SIDES",
-        "SeatEnum": "matches.rules.SEATS",
+        "SideEnum": "matches.values.SIDES",
+        "SeatEnum": "matches.values.SEATS",
         "MatchStatusEnum": "matches.serializers.STATUS_CHOICES",
         "SeatRequestStatusEnum": "matches.serializers.SEAT_REQUEST_STATUSES",
     },

@@ -1,6 +1,6 @@
 """Hand-made nights with known answers, shared by the history, standings and export tests."""
 
-from matches import rules
+from matches import rules, values
 
 SWAP_PARTNERS = {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
 
@@ -51,6 +51,6 @@ def many_rubbers(night, host, players, count):
     Seat.objects.bulk_create(
         Seat(match=match, position=position, name=player.name, user=player)
         for match in rubbers
-        for position, player in zip(rules.SEATS, players, strict=True)
+        for position, player in zip(values.SEATS, players, strict=True)
     )
     return rubbers

@@ -4,7 +4,7 @@ the host may still correct a deal there while the winner stays the same."""
 
 import pytest
 
-from matches import rules
+from matches import values
 from matches.models import Match
 
 from .nights import play
@@ -21,7 +21,7 @@ def closed(match, ana, maria):
 
 def test_undo_is_refused_once_the_next_rubber_has_started(closed, ana):
     match, following = closed
-    with pytest.raises(rules.Conflict, match="next rubber has started") as refused:
+    with pytest.raises(values.Conflict, match="next rubber has started") as refused:
         match.undo(ana)
     assert refused.value.data == {"next": following.pk}
     assert Match.objects.get(pk=match.pk).status == Match.WON
@@ -59,9 +59,9 @@ def test_the_api_refuses_an_undo_on_a_closed_rubber_with_its_next(closed, api_as
 
 def test_entries_and_redeals_are_refused_on_a_closed_rubber(closed, ana):
     match, _following = closed
-    with pytest.raises(rules.Conflict, match="closed: nothing more can be entered"):
+    with pytest.raises(values.Conflict, match="closed: nothing more can be entered"):
         match.record(ana, deal=4, side="a", games=1)
-    with pytest.raises(rules.Conflict, match="closed: nothing more can be entered"):
+    with pytest.raises(values.Conflict, match="closed: nothing more can be entered"):
         match.redeal(ana, deal=4)
 
 
@@ -74,7 +74,7 @@ def test_the_host_corrects_a_closed_rubber_while_its_winner_stays(closed, ana):
 
 def test_a_correction_that_would_change_a_closed_rubbers_winner_is_refused(closed, ana):
     match, following = closed
-    with pytest.raises(rules.Conflict, match="may not change who won it") as refused:
+    with pytest.raises(values.Conflict, match="may not change who won it") as refused:
         match.correct(ana, number=3, a=0, b=1)  # would leave the rubber in play at 2–3
     assert refused.value.data == {"next": following.pk}
     assert Match.objects.get(pk=match.pk).winner == "a"
@@ -86,5 +86,5 @@ def test_seats_change_in_the_rubber_in_play_not_in_a_closed_one(closed, ana, olg
         lambda: match.free_seat(ana, "b1"),
         lambda: match.make_seat_link(ana, "b1"),
     ):
-        with pytest.raises(rules.Conflict, match="take your seat in the rubber in play"):
+        with pytest.raises(values.Conflict, match="take your seat in the rubber in play"):
             change()

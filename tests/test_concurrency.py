@@ -7,7 +7,7 @@ from functools import partial
 import pytest
 from django.db import connection
 
-from matches import rules
+from matches import rules, values
 from matches.models import Event, Match
 
 from .conftest import SEAT_NAMES
@@ -65,7 +65,7 @@ def entries_at_once(match, *entries):
 
 
 def split(outcomes):
-    refused = [outcome for outcome in outcomes if isinstance(outcome, rules.Refusal)]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, values.Refusal)]
     done = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]
     assert len(refused) + len(done) == len(outcomes), outcomes  # nothing else went wrong
     return done, refused
@@ -79,7 +79,7 @@ def test_two_phones_entering_the_same_cell_at_once(ana, rui, ze, maria):
         done, refused = split(outcomes)
         assert len(done) == 1
         assert len(refused) == 1
-        assert isinstance(refused[0], rules.Conflict)
+        assert isinstance(refused[0], values.Conflict)
         assert "Deal 1 already has 2 for Ana & Rui" in str(refused[0])
         assert match.sheet() == [rules.Deal(2, 0)]
         assert match.events.filter(action=Event.ENTRY).count() == 1
@@ -95,7 +95,7 @@ def test_two_phones_filling_the_last_cell_of_a_deal_at_once(ana, rui, ze, maria)
         done, refused = split(outcomes)
         assert len(done) == 1
         assert len(refused) == 1
-        assert isinstance(refused[0], rules.Conflict)
+        assert isinstance(refused[0], values.Conflict)
         # Whichever came first, the other is told what the cell holds and that it stays.
         assert re.search(
             r"Deal 1 already has [01] for Zé & Maria, so [01] was not", str(refused[0])
@@ -111,7 +111,7 @@ def test_two_sides_claiming_the_same_deal_at_once(ana, rui, ze, maria):
         done, refused = split(outcomes)
         assert len(done) == 1
         assert len(refused) == 1
-        assert isinstance(refused[0], rules.Conflict)
+        assert isinstance(refused[0], values.Conflict)
         row = done[0]
         first = "Ana & Rui won 1" if row.a else "Zé & Maria won 2"
         assert f"Deal 1 is already claimed: {first} in it." in str(refused[0])

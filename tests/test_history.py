@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from matches import rules
+from matches import values
 from matches.models import Match
 from tests.conftest import SEAT_NAMES
 from tests.nights import four_rubbers, play
@@ -84,7 +84,7 @@ def test_filter_by_result_from_the_persons_side(request, rubbers, who, result, e
 def test_in_play_and_an_unknown_result(match, ana):
     play(match, ana, ("a", 1))
     assert ids(Match.objects.played_by(ana).with_result("in_play")) == [match.pk]
-    with pytest.raises(rules.InvalidInput):
+    with pytest.raises(values.InvalidInput):
         Match.objects.played_by(ana).with_result("drawn")
 
 

@@ -5,7 +5,7 @@ kept by its rematches, shown on the sheet; the dealer track follows it."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches import rules
+from matches import rules, values
 from matches.models import Match
 
 from .conftest import SEAT_NAMES
@@ -16,25 +16,25 @@ from .pages import browser, text
 
 @given(
     kinds=st.lists(st.sampled_from(["played", "redeal"]), max_size=30),
-    first=st.sampled_from(rules.SEATS),
-    direction=st.sampled_from(rules.DIRECTIONS),
+    first=st.sampled_from(values.SEATS),
+    direction=st.sampled_from(values.DIRECTIONS),
 )
 def test_under_melar_only_a_played_deal_passes_the_deal_on(kinds, first, direction):
     deals = [rules.Deal(redeal=True) if kind == "redeal" else rules.Deal(1, 0) for kind in kinds]
     number = len(deals) + 1
-    kept = rules.kept_deals(deals, number, rules.SAME_DEALER)
+    kept = rules.kept_deals(deals, number, values.SAME_DEALER)
     played = kinds.count("played")
     # The dealer of the next deal is the one the played deals alone bring round.
     brought_round = rules.dealer(played + 1, first, direction)
     assert rules.dealer(number, first, direction, kept) == brought_round
-    assert rules.kept_deals(deals, number, rules.NEXT_DEALER) == 0
+    assert rules.kept_deals(deals, number, values.NEXT_DEALER) == 0
 
 
 def test_an_unknown_house_rule_is_refused():
     for rule in ("melar", "", None, 1):
         try:
-            rules.check_redeal_rule(rule)
-        except rules.InvalidInput as refusal:
+            values.check_redeal_rule(rule)
+        except values.InvalidInput as refusal:
             assert "same_dealer" in str(refusal)
         else:
             raise AssertionError(rule)
@@ -45,7 +45,7 @@ def test_an_unknown_house_rule_is_refused():
 
 def melar(ana):
     match = Match.objects.start(
-        ana, SEAT_NAMES, host_seat="a1", first_dealer="a1", redeal_rule=rules.SAME_DEALER
+        ana, SEAT_NAMES, host_seat="a1", first_dealer="a1", redeal_rule=values.SAME_DEALER
     )
     return Match.objects.for_sheet().get(pk=match.pk)
 
@@ -64,7 +64,7 @@ def test_under_melar_the_same_dealer_deals_again_after_a_redeal(ana):
 def test_by_default_a_redeal_passes_the_deal_on(match, ana):
     match.redeal(ana, deal=1)
     match = Match.objects.for_sheet().get(pk=match.pk)
-    assert match.redeal_rule == rules.NEXT_DEALER
+    assert match.redeal_rule == values.NEXT_DEALER
     assert match.dealer(2) == "b1"
 
 
@@ -73,7 +73,7 @@ def test_a_rematch_keeps_the_house_rule_and_the_dealer_track(ana):
     match.redeal(ana, deal=1)
     match.record(ana, deal=2, side="a", games=4, sweep=True)
     following = match.rematch(ana)
-    assert following.redeal_rule == rules.SAME_DEALER
+    assert following.redeal_rule == values.SAME_DEALER
     # Two rows, one of them a redeal that kept Ana dealing: Zé deals the next deal.
     assert following.first_dealer == "b1"
 
@@ -83,15 +83,15 @@ def test_a_rematch_keeps_the_house_rule_and_the_dealer_track(ana):
 
 def test_the_new_match_page_sets_the_house_rule(ana):
     form = {**SEAT_NAMES, "host_seat": "a1", "first_dealer": "a1",
-            "direction": rules.CLOCKWISE, "redeal": rules.SAME_DEALER}  # fmt: skip
+            "direction": values.CLOCKWISE, "redeal": values.SAME_DEALER}  # fmt: skip
     response = browser(ana).post("/matches/new/", form)
     assert response.status_code == 302
-    assert Match.objects.get().redeal_rule == rules.SAME_DEALER
+    assert Match.objects.get().redeal_rule == values.SAME_DEALER
 
 
 def test_the_new_match_page_refuses_an_unknown_house_rule(ana):
     form = {**SEAT_NAMES, "host_seat": "a1", "first_dealer": "a1",
-            "direction": rules.CLOCKWISE, "redeal": "melar"}  # fmt: skip
+            "direction": values.CLOCKWISE, "redeal": "melar"}  # fmt: skip
     response = browser(ana).post("/matches/new/", form)
     assert response.status_code == 400
     assert "same_dealer" in text(response)

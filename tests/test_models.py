@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 
-from matches import rules
+from matches import rules, values
 from matches.models import Deal, Event, Match, Night, NotAllowed, NotFound, RevokeNote, Seat, User
 
 from .conftest import SEAT_NAMES
@@ -68,13 +68,13 @@ def won_match(match, ana):
 
 def test_start_opens_a_match_with_four_seats_a_night_and_an_event(ana):
     match = Match.objects.start(
-        ana, SEAT_NAMES, host_seat="a2", direction=rules.CLOCKWISE, first_dealer="b1"
+        ana, SEAT_NAMES, host_seat="a2", direction=values.CLOCKWISE, first_dealer="b1"
     )
     assert match.host == ana
     assert match.status == Match.IN_PLAY
     assert match.version == 1
     assert match.target == 4
-    assert (match.direction, match.first_dealer) == (rules.CLOCKWISE, "b1")
+    assert (match.direction, match.first_dealer) == (values.CLOCKWISE, "b1")
     assert {seat.position: seat.name for seat in match.seats.all()} == SEAT_NAMES
     assert [seat.user for seat in match.seat_list()] == [None, ana, None, None]
     assert match.night.host == ana
@@ -119,7 +119,7 @@ def test_start_cleans_the_seat_names(ana):
 )
 def test_start_refuses_bad_input_and_creates_nothing(ana, kwargs, message):
     kwargs = {"seats": SEAT_NAMES, **kwargs}
-    with refused_unchanged(rules.InvalidInput, message):
+    with refused_unchanged(values.InvalidInput, message):
         Match.objects.start(ana, **kwargs)
 
 
@@ -145,7 +145,7 @@ def test_create_guest_makes_a_guest_with_just_a_name(db):
     ("name", "message"), [("", "Name can't be empty."), ("x" * 41, "Name is too long")]
 )
 def test_create_guest_refuses_a_bad_name_and_creates_nobody(db, name, message):
-    with refused_unchanged(rules.InvalidInput, message):
+    with refused_unchanged(values.InvalidInput, message):
         User.create_guest(name)
 
 
@@ -196,24 +196,24 @@ def test_join_with_the_old_token_after_renew_is_refused(open_match, ana, rui):
 
 
 def test_join_a_taken_seat_is_refused_naming_its_holder(match, olga):
-    with refused_unchanged(rules.Conflict, "That seat is taken by Zé."):
+    with refused_unchanged(values.Conflict, "That seat is taken by Zé."):
         match.join(olga, token=match.join_token, position="b1")
 
 
 def test_join_twice_is_refused(open_match, rui):
     open_match.join(rui, token=open_match.join_token, position="a2")
-    with refused_unchanged(rules.Conflict, "You already hold a seat in this match."):
+    with refused_unchanged(values.Conflict, "You already hold a seat in this match."):
         open_match.join(rui, token=open_match.join_token, position="b2")
 
 
 def test_join_an_unknown_seat_is_refused(open_match, rui):
-    with refused_unchanged(rules.InvalidInput, "Pick one of the four seats."):
+    with refused_unchanged(values.InvalidInput, "Pick one of the four seats."):
         open_match.join(rui, token=open_match.join_token, position="c1")
 
 
 def test_join_an_ended_match_is_refused(open_match, ana, rui):
     open_match.end(ana)
-    with refused_unchanged(rules.Conflict, "This match was ended by Ana"):
+    with refused_unchanged(values.Conflict, "This match was ended by Ana"):
         open_match.join(rui, token=open_match.join_token, position="a2")
 
 
@@ -262,7 +262,7 @@ def test_host_may_enter_either_sides_column(match, ana):
 def test_tie_then_an_entry_with_its_extra_game(match, rui, ze):
     match.record(rui, deal=1, side="a", games=0)
     match.record(ze, deal=1, side="b", games=0)
-    with refused_unchanged(rules.InvalidInput, "with 1 extra pending the most is 5."):
+    with refused_unchanged(values.InvalidInput, "with 1 extra pending the most is 5."):
         match.record(ze, deal=2, side="b", games=6)
     match.record(ze, deal=2, side="b", games=2)
     assert (match.games_a, match.games_b) == (0, 2)
@@ -297,41 +297,41 @@ def test_outsider_cannot_enter(match, olga):
 
 
 def test_entering_after_a_win_is_refused(won_match, ana, ze):
-    with refused_unchanged(rules.Conflict, f"This rubber is over: {A_NAMES} won it."):
+    with refused_unchanged(values.Conflict, f"This rubber is over: {A_NAMES} won it."):
         won_match.record(ze, deal=3, side="b", games=1)
-    with refused_unchanged(rules.Conflict, "This rubber is over"):
+    with refused_unchanged(values.Conflict, "This rubber is over"):
         won_match.record(ana, deal=3, side="a", games=0)
 
 
 def test_entering_after_end_is_refused(match, rui, maria):
     match.end(maria)
-    with refused_unchanged(rules.Conflict, "This match was ended by Maria"):
+    with refused_unchanged(values.Conflict, "This match was ended by Maria"):
         match.record(rui, deal=1, side="a", games=1)
 
 
 def test_entry_for_a_past_deal_is_refused_as_already_recorded(match, rui, ze):
     match.record(rui, deal=1, side="a", games=1)
-    with refused_unchanged(rules.Conflict, f"Deal 1 already has 1 for {A_NAMES}"):
+    with refused_unchanged(values.Conflict, f"Deal 1 already has 1 for {A_NAMES}"):
         match.record(rui, deal=1, side="a", games=1)
 
 
 def test_second_claim_in_a_deal_is_refused_naming_the_first(match, rui, ze):
     match.record(rui, deal=1, side="a", games=2)
-    with refused_unchanged(rules.Conflict, f"Deal 1 is already claimed: {A_NAMES} won 2 in it."):
+    with refused_unchanged(values.Conflict, f"Deal 1 is already claimed: {A_NAMES} won 2 in it."):
         match.record(ze, deal=1, side="b", games=1)
 
 
 def test_entry_for_a_future_deal_is_refused(match, rui):
     match.record(rui, deal=1, side="a", games=1)
     with refused_unchanged(
-        rules.Conflict, "Deal 3 is not the current deal: the sheet is on deal 2."
+        values.Conflict, "Deal 3 is not the current deal: the sheet is on deal 2."
     ):
         match.record(rui, deal=3, side="a", games=1)
 
 
 def test_same_cell_twice_in_the_current_deal_is_refused(match, rui, ana):
     match.record(rui, deal=1, side="a", games=0)
-    with refused_unchanged(rules.Conflict, "already recorded"):
+    with refused_unchanged(values.Conflict, "already recorded"):
         match.record(ana, deal=1, side="a", games=0)
 
 
@@ -350,7 +350,7 @@ def test_same_cell_twice_in_the_current_deal_is_refused(match, rui, ana):
 )
 def test_record_refuses_bad_input(match, ana, kwargs, message):
     kwargs = {"deal": 1, "side": "a", "games": 1, **kwargs}
-    with refused_unchanged(rules.InvalidInput, message):
+    with refused_unchanged(values.InvalidInput, message):
         match.record(ana, **kwargs)
 
 
@@ -392,7 +392,7 @@ def test_undo_steps_back_entry_by_entry(match, ana, rui, ze, maria):
     match.undo(ana)
     assert match.sheet() == []
     assert match.events.filter(action=Event.UNDO).count() == 3
-    with refused_unchanged(rules.Conflict, "There is no entry to undo."):
+    with refused_unchanged(values.Conflict, "There is no entry to undo."):
         match.undo(ana)
 
 
@@ -425,21 +425,21 @@ def test_undo_by_an_outsider_is_refused(match, rui, olga):
 
 
 def test_undo_with_nothing_to_undo_is_refused(match, ana):
-    with refused_unchanged(rules.Conflict, "There is no entry to undo."):
+    with refused_unchanged(values.Conflict, "There is no entry to undo."):
         match.undo(ana)
 
 
 def test_undo_after_a_correction_is_refused(match, ana, rui):
     match.record(rui, deal=1, side="a", games=1)
     match.correct(ana, number=1, a=2, b=0)
-    with refused_unchanged(rules.Conflict, "The host corrected deal 1 after the latest entries"):
+    with refused_unchanged(values.Conflict, "The host corrected deal 1 after the latest entries"):
         match.undo(rui)
 
 
 def test_undo_in_an_ended_match_is_refused(match, ana, rui):
     match.record(rui, deal=1, side="a", games=1)
     match.end(rui)
-    with refused_unchanged(rules.Conflict, "This match was ended by Rui"):
+    with refused_unchanged(values.Conflict, "This match was ended by Rui"):
         match.undo(ana)
 
 
@@ -492,7 +492,7 @@ def test_correction_that_ends_the_rubber_early_is_refused(match, ana, rui, ze):
     enter(match, ze, "b", 1)
     enter(match, rui, "a", 1)
     with refused_unchanged(
-        rules.InvalidInput,
+        values.InvalidInput,
         "This would end the rubber at deal 1, but deals 2–3 come after it: "
         "correct deals 2–3 first.",
     ):
@@ -501,7 +501,7 @@ def test_correction_that_ends_the_rubber_early_is_refused(match, ana, rui, ze):
 
 def test_correction_over_the_cell_limit_is_refused(match, ana, rui):
     enter(match, rui, "a", 1)
-    with refused_unchanged(rules.InvalidInput, "with no tie pending the most is 4."):
+    with refused_unchanged(values.InvalidInput, "with no tie pending the most is 4."):
         match.correct(ana, number=1, a=5, b=0)
 
 
@@ -509,7 +509,7 @@ def test_correction_that_takes_away_a_later_deals_extra_is_refused(match, ana, r
     enter(match, rui, "a", 0)
     enter(match, ze, "b", 0)
     enter(match, rui, "a", 5, sweep=True)  # a bandeira and the tie's extra game
-    with refused_unchanged(rules.InvalidInput, "with no tie pending the most is 4."):
+    with refused_unchanged(values.InvalidInput, "with no tie pending the most is 4."):
         match.correct(ana, number=1, a=0, b=1)
     match.correct(ana, number=2, a=4, b=0, sweep=True)
     match.correct(ana, number=1, a=0, b=1)
@@ -529,14 +529,14 @@ def test_correction_that_takes_away_a_later_deals_extra_is_refused(match, ana, r
 def test_correction_refuses_bad_input(match, ana, rui, kwargs, message):
     enter(match, rui, "a", 1)
     kwargs = {"number": 1, "a": 2, "b": 0, **kwargs}
-    with refused_unchanged(rules.InvalidInput, message):
+    with refused_unchanged(values.InvalidInput, message):
         match.correct(ana, **kwargs)
 
 
 def test_correction_of_an_ended_match_is_refused(match, ana, rui):
     enter(match, rui, "a", 1)
     match.end(ana)
-    with refused_unchanged(rules.Conflict, "This match was ended by Ana"):
+    with refused_unchanged(values.Conflict, "This match was ended by Ana"):
         match.correct(ana, number=1, a=2, b=0)
 
 
@@ -568,12 +568,12 @@ def test_end_by_an_outsider_is_refused(match, olga):
 
 def test_end_twice_is_refused(match, maria, ana):
     match.end(maria)
-    with refused_unchanged(rules.Conflict, "This match was ended by Maria"):
+    with refused_unchanged(values.Conflict, "This match was ended by Maria"):
         match.end(ana)
 
 
 def test_end_a_won_rubber_is_refused(won_match, ze):
-    with refused_unchanged(rules.Conflict, "This rubber is over"):
+    with refused_unchanged(values.Conflict, "This rubber is over"):
         won_match.end(ze)
 
 
@@ -618,7 +618,7 @@ def test_note_by_an_outsider_is_refused(match, olga):
 )
 def test_add_note_refuses_bad_input(match, rui, kwargs, message):
     kwargs = {"side": "b", "text": "revoke in deal 1", **kwargs}
-    with refused_unchanged(rules.InvalidInput, message):
+    with refused_unchanged(values.InvalidInput, message):
         match.add_note(rui, **kwargs)
 
 
@@ -713,7 +713,7 @@ def test_rematch_by_a_member_is_refused(won_match, ze):
 
 
 def test_rematch_while_in_play_is_refused(match, ana):
-    with refused_unchanged(rules.Conflict, "This rubber is still in play"):
+    with refused_unchanged(values.Conflict, "This rubber is still in play"):
         match.rematch(ana)
 
 
@@ -726,7 +726,7 @@ def test_rematch_while_in_play_is_refused(match, ana):
     ],
 )
 def test_rematch_with_bad_seats_is_refused(won_match, ana, seats):
-    with refused_unchanged(rules.InvalidInput, "Give each of the four seats exactly one"):
+    with refused_unchanged(values.InvalidInput, "Give each of the four seats exactly one"):
         won_match.rematch(ana, seats=seats)
 
 

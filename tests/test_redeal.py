@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches import export, rules
+from matches import export, rules, values
 from matches.models import Deal, Event, Match, NotAllowed
 from matches.rules import Deal as D
 from matches.sheet import read
@@ -37,8 +37,8 @@ def test_a_redeal_is_complete_scores_nothing_and_is_no_tie():
 
 def test_after_a_redeal_the_next_deal_is_entered_and_the_next_player_deals():
     assert rules.current_deal([REDEAL]) == 2
-    assert rules.dealer(rules.current_deal([REDEAL]), "a1", rules.COUNTERCLOCKWISE) == "b1"
-    assert rules.dealer(rules.current_deal([REDEAL]), "a1", rules.CLOCKWISE) == "b2"
+    assert rules.dealer(rules.current_deal([REDEAL]), "a1", values.COUNTERCLOCKWISE) == "b1"
+    assert rules.dealer(rules.current_deal([REDEAL]), "a1", values.CLOCKWISE) == "b2"
 
 
 @pytest.mark.parametrize(
@@ -79,13 +79,13 @@ def test_redealing_an_empty_deal_gives_a_redeal():
     ],
 )
 def test_a_deal_with_anything_on_it_cannot_be_redealt(deal, says):
-    with pytest.raises(rules.Conflict) as refused:
+    with pytest.raises(values.Conflict) as refused:
         rules.redeal(deal, number=4)
     assert refused.value.message.startswith(says)
 
 
 def test_nothing_can_be_entered_in_a_redealt_deal():
-    with pytest.raises(rules.Conflict, match="Deal 2 was dealt again"):
+    with pytest.raises(values.Conflict, match="Deal 2 was dealt again"):
         rules.enter(REDEAL, "a", 0, number=2, pending=0)
 
 
@@ -96,7 +96,7 @@ def test_a_sheet_with_redeals_checks_and_wins_as_without():
 
 
 def test_a_redeal_after_the_winning_deal_is_refused_by_the_sheet_check():
-    with pytest.raises(rules.InvalidInput, match="deal 2 comes after it"):
+    with pytest.raises(values.InvalidInput, match="deal 2 comes after it"):
         rules.check_sheet([D(0, 4, sweep=True), REDEAL])
 
 
@@ -160,33 +160,33 @@ def test_an_outsider_cannot_redeal(match, olga):
 
 def test_a_deal_with_a_cell_filled_cannot_be_redealt(match, ze, ana):
     match.record(ze, deal=1, side="b", games=0)
-    with pytest.raises(rules.Conflict, match="already has 0 for Zé & Maria"):
+    with pytest.raises(values.Conflict, match="already has 0 for Zé & Maria"):
         match.redeal(ana, deal=1)
     assert [(d.a, d.b, d.redeal) for d in fresh(match).deal_list()] == [(None, 0, False)]
 
 
 def test_a_second_redeal_of_the_same_deal_is_already_recorded(match, ze, rui):
     match.redeal(ze, deal=1)
-    with pytest.raises(rules.Conflict, match=r"already dealt again.*nothing was counted twice"):
+    with pytest.raises(values.Conflict, match=r"already dealt again.*nothing was counted twice"):
         match.redeal(rui, deal=1)
     assert match.deals.count() == 1
 
 
 def test_a_played_deal_cannot_be_redealt_later(match, ze, rui):
     match.record(ze, deal=1, side="b", games=1)
-    with pytest.raises(rules.Conflict, match="Deal 1 is already recorded: Zé & Maria won 1"):
+    with pytest.raises(values.Conflict, match="Deal 1 is already recorded: Zé & Maria won 1"):
         match.redeal(rui, deal=1)
 
 
 def test_only_the_current_deal_can_be_redealt(match, ze):
-    with pytest.raises(rules.Conflict, match="Deal 3 is not the current deal"):
+    with pytest.raises(values.Conflict, match="Deal 3 is not the current deal"):
         match.redeal(ze, deal=3)
     assert not match.deals.exists()
 
 
 def test_a_late_entry_for_a_redealt_deal_is_refused(match, ze, rui):
     match.redeal(ze, deal=1)
-    with pytest.raises(rules.Conflict, match="Deal 1 was dealt again: nothing can be entered"):
+    with pytest.raises(values.Conflict, match="Deal 1 was dealt again: nothing can be entered"):
         match.record(rui, deal=1, side="a", games=1)
 
 
@@ -202,11 +202,11 @@ def test_a_tie_then_a_redeal_leaves_the_extra_for_the_next_deal(match, ana, ze, 
 
 def test_no_redeal_once_the_rubber_is_won_or_ended(match, ana, ze, maria):
     match.record(ze, deal=1, side="b", games=4, sweep=True)
-    with pytest.raises(rules.Conflict, match="This rubber is over"):
+    with pytest.raises(values.Conflict, match="This rubber is over"):
         match.redeal(ana, deal=2)
     match.undo(ze)
     match.end(maria)
-    with pytest.raises(rules.Conflict, match="ended by Maria"):
+    with pytest.raises(values.Conflict, match="ended by Maria"):
         match.redeal(ana, deal=1)
 
 
@@ -214,7 +214,7 @@ def test_a_redeal_uses_one_of_the_99_rows(match, ana):
     Deal.objects.bulk_create(
         Deal(match=match, number=number, redeal=True) for number in range(1, rules.MAX_DEALS + 1)
     )
-    with pytest.raises(rules.Conflict, match="99 deals at most"):
+    with pytest.raises(values.Conflict, match="99 deals at most"):
         match.redeal(ana, deal=rules.MAX_DEALS + 1)
     assert not read(fresh(match), ana).may_redeal
 
@@ -222,7 +222,7 @@ def test_a_redeal_uses_one_of_the_99_rows(match, ana):
 def test_a_redeal_on_a_sheet_that_changed_is_refused_with_what_changed(match, ze, rui):
     seen = match.version
     match.add_note(rui, side="b", text="revoked hearts")
-    with pytest.raises(rules.Conflict, match="Rui noted a revoke in deal 1"):
+    with pytest.raises(values.Conflict, match="Rui noted a revoke in deal 1"):
         match.redeal(ze, deal=1, version=seen)
     assert not match.deals.exists()
 
@@ -257,7 +257,7 @@ def test_only_the_author_or_the_host_undoes_a_redeal(match, ana, ze, maria):
 
 def test_undo_meant_for_a_side_is_told_the_latest_is_a_redeal(match, ze):
     match.redeal(ze, deal=1)
-    with pytest.raises(rules.Conflict, match="now Zé's redeal of deal 1, not the one you meant"):
+    with pytest.raises(values.Conflict, match="now Zé's redeal of deal 1, not the one you meant"):
         match.undo(ze, deal=1, side="b")
     assert match.deals.get().redeal
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches import rules
+from matches import rules, values
 from matches.rules import Conflict, Deal, InvalidInput
 
 NAMES = {"a": "Ana & Rui", "b": "Zé & Maria"}
@@ -191,9 +191,9 @@ def test_cell_refuses_anything_but_a_whole_number(games):
 
 def test_a_number_with_no_upper_bound_says_its_lower_bound():
     with refused(InvalidInput, "The deal must be a whole number, 1 or more."):
-        rules.whole_number(0, "The deal", 1)
+        values.whole_number(0, "The deal", 1)
     with refused(InvalidInput, "Aces must be a whole number from 0 to 4."):
-        rules.whole_number(5, "Aces", 0, 4)
+        values.whole_number(5, "Aces", 0, 4)
 
 
 # Entering a deal --------------------------------------------------------------
@@ -262,8 +262,8 @@ def test_at_most_one_side_wins_games_in_a_deal():
 def test_already_claimed_and_recorded_are_conflicts_and_bad_numbers_invalid_input():
     assert Conflict.status == 409
     assert InvalidInput.status == 400
-    assert issubclass(Conflict, rules.Refusal)
-    assert issubclass(InvalidInput, rules.Refusal)
+    assert issubclass(Conflict, values.Refusal)
+    assert issubclass(InvalidInput, values.Refusal)
 
 
 def test_entry_over_the_limit_is_refused_even_for_an_empty_cell():
@@ -471,14 +471,14 @@ def test_current_deal_is_the_incomplete_one_or_the_next():
 @pytest.mark.parametrize(
     ("direction", "first", "dealers"),
     [
-        (rules.COUNTERCLOCKWISE, "a1", ["a1", "b1", "a2", "b2", "a1"]),
-        (rules.COUNTERCLOCKWISE, "b1", ["b1", "a2", "b2", "a1", "b1"]),
-        (rules.COUNTERCLOCKWISE, "a2", ["a2", "b2", "a1", "b1", "a2"]),
-        (rules.COUNTERCLOCKWISE, "b2", ["b2", "a1", "b1", "a2", "b2"]),
-        (rules.CLOCKWISE, "a1", ["a1", "b2", "a2", "b1", "a1"]),
-        (rules.CLOCKWISE, "b2", ["b2", "a2", "b1", "a1", "b2"]),
-        (rules.CLOCKWISE, "a2", ["a2", "b1", "a1", "b2", "a2"]),
-        (rules.CLOCKWISE, "b1", ["b1", "a1", "b2", "a2", "b1"]),
+        (values.COUNTERCLOCKWISE, "a1", ["a1", "b1", "a2", "b2", "a1"]),
+        (values.COUNTERCLOCKWISE, "b1", ["b1", "a2", "b2", "a1", "b1"]),
+        (values.COUNTERCLOCKWISE, "a2", ["a2", "b2", "a1", "b1", "a2"]),
+        (values.COUNTERCLOCKWISE, "b2", ["b2", "a1", "b1", "a2", "b2"]),
+        (values.CLOCKWISE, "a1", ["a1", "b2", "a2", "b1", "a1"]),
+        (values.CLOCKWISE, "b2", ["b2", "a2", "b1", "a1", "b2"]),
+        (values.CLOCKWISE, "a2", ["a2", "b1", "a1", "b2", "a2"]),
+        (values.CLOCKWISE, "b1", ["b1", "a1", "b2", "a2", "b1"]),
     ],
 )
 def test_dealer_of_each_deal(direction, first, dealers):
@@ -495,9 +495,9 @@ def test_counterclockwise_a1_deals_b1_leads_then_b1_deals():
 
 
 def test_clockwise_a1_deals_b2_leads():
-    assert rules.dealer(1, "a1", rules.CLOCKWISE) == "a1"
-    assert rules.leader(1, "a1", rules.CLOCKWISE) == "b2"
-    assert rules.dealer(2, "a1", rules.CLOCKWISE) == "b2"
+    assert rules.dealer(1, "a1", values.CLOCKWISE) == "a1"
+    assert rules.leader(1, "a1", values.CLOCKWISE) == "b2"
+    assert rules.dealer(2, "a1", values.CLOCKWISE) == "b2"
 
 
 # Properties -------------------------------------------------------------------
@@ -546,7 +546,7 @@ def test_no_sequence_of_accepted_entries_lowers_a_side_total(entries):
                 pending=rules.pending_extra(sheet[: number - 1]),
                 sweep=sweep,
             )
-        except rules.Refusal:
+        except values.Refusal:
             continue
         # A complete deal never takes another entry: nothing is counted twice.
         assert deal is None or not deal.complete
@@ -563,12 +563,12 @@ def test_no_sequence_of_accepted_entries_lowers_a_side_total(entries):
 
 @given(
     st.integers(1, 1000),
-    st.sampled_from(rules.SEATS),
-    st.sampled_from(rules.DIRECTIONS),
+    st.sampled_from(values.SEATS),
+    st.sampled_from(values.DIRECTIONS),
 )
 def test_the_deal_goes_round_all_four_seats_with_sides_alternating(number, first, direction):
     four = [rules.dealer(number + i, first, direction) for i in range(4)]
-    assert sorted(four) == sorted(rules.SEATS)
+    assert sorted(four) == sorted(values.SEATS)
     assert rules.dealer(number + 4, first, direction) == four[0]
     for this, following in pairwise([*four, four[0]]):
         assert rules.side_of(this) != rules.side_of(following)
@@ -588,11 +588,11 @@ def test_a_partners_entry_first_is_not_called_a_double_tap():
     deal = rules.enter(
         None, "b", 0, number=6, pending=0, names={"a": "Ana & Rui", "b": "Zé & Maria"}
     )
-    with pytest.raises(rules.Conflict) as refused:
+    with pytest.raises(values.Conflict) as refused:
         rules.enter(deal, "b", 1, number=6, pending=0, names={"a": "Ana & Rui", "b": "Zé & Maria"})
     assert str(refused.value) == (
         "Deal 6 already has 0 for Zé & Maria, so 1 was not entered: undo that entry first "
         "to change it."
     )
-    with pytest.raises(rules.Conflict, match="nothing was counted twice"):
+    with pytest.raises(values.Conflict, match="nothing was counted twice"):
         rules.enter(deal, "b", 0, number=6, pending=0)

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from matches import rules
+from matches import values
 from matches.models import Event, Match, NotAllowed, NotFound, SeatRequest, User
 
 from .pages import HTMX, browser, text
@@ -39,7 +39,7 @@ def test_only_the_host_frees_a_seat(match, rui):
     with pytest.raises(NotAllowed, match="Only the host can free a seat"):
         match.free_seat(rui, "b1")
     match.free_seat(match.host, "b1")
-    with pytest.raises(rules.Conflict, match="free already"):
+    with pytest.raises(values.Conflict, match="free already"):
         match.free_seat(match.host, "b1")
 
 
@@ -97,7 +97,7 @@ def test_turned_down_the_seat_stays_and_it_is_closed(match, maria, olga):
     match.answer_seat_request(maria, asked.pk, approve=False)
 
     assert holder(match, "b1").name == "Zé"
-    with pytest.raises(rules.Conflict, match="answered already"):
+    with pytest.raises(values.Conflict, match="answered already"):
         match.answer_seat_request(maria, asked.pk, approve=True)
     assert match.events.last().action == Event.SEAT_REFUSED
 
@@ -105,10 +105,10 @@ def test_turned_down_the_seat_stays_and_it_is_closed(match, maria, olga):
 def test_asking_needs_the_join_link_and_a_held_seat(match, ana, olga):
     with pytest.raises(NotAllowed, match="join link"):
         match.ask_for_seat(olga, token="made-up", position="b1")
-    with pytest.raises(rules.Conflict, match="already hold a seat"):
+    with pytest.raises(values.Conflict, match="already hold a seat"):
         match.ask_for_seat(ana, token=match.join_token, position="b1")
     match.free_seat(ana, "b2")
-    with pytest.raises(rules.Conflict, match="free: take it"):
+    with pytest.raises(values.Conflict, match="free: take it"):
         match.ask_for_seat(olga, token=match.join_token, position="b2")
 
 
@@ -116,7 +116,7 @@ def test_one_open_request_a_person_and_asking_again_is_the_same(match, olga):
     first = match.ask_for_seat(olga, token=match.join_token, position="b1")
     again = match.ask_for_seat(olga, token=match.join_token, position="b1")
     assert first.pk == again.pk
-    with pytest.raises(rules.Conflict, match="wait for the answer"):
+    with pytest.raises(values.Conflict, match="wait for the answer"):
         match.ask_for_seat(olga, token=match.join_token, position="b2")
     assert SeatRequest.objects.count() == 1
 

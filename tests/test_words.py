@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from django.utils.translation.template import templatize
 
-from matches import rules
+from matches import rules, values
 from matches.models import Match, Night, User, explain
 
 from .conftest import ROOT, SEAT_NAMES
@@ -24,7 +24,7 @@ NOVEMBER_30 = timezone.make_aware(datetime.datetime(2025, 11, 30, 21, 5))
 
 @pytest.mark.parametrize("points", [1, 119])
 def test_unreachable_points_are_refused_in_a_sentence_that_agrees_with_its_number(points):
-    with pytest.raises(rules.InvalidInput) as refused:
+    with pytest.raises(values.InvalidInput) as refused:
         rules.games_for_points(points)
     message = explain(refused.value)
     assert str(points) in message

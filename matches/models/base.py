@@ -7,17 +7,17 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
+from .. import values
 
-SIDE_CHOICES = [(side, side) for side in rules.SIDES]
-SEAT_CHOICES = [(seat, seat) for seat in rules.SEATS]
+SIDE_CHOICES = [(side, side) for side in values.SIDES]
+SEAT_CHOICES = [(seat, seat) for seat in values.SEATS]
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 bits
 
 
-def explain(refusal: rules.Refusal) -> str:
+def explain(refusal: values.Refusal) -> str:
     """A refusal's message in the active language.
 
     Templates from rules.py are plain English marked for translation; the ones
@@ -33,13 +33,13 @@ def explain(refusal: rules.Refusal) -> str:
     return template % params
 
 
-class NotAllowed(rules.Refusal):
+class NotAllowed(values.Refusal):
     """The person may not do this in this match."""
 
     status = 403
 
 
-class NotFound(rules.Refusal):
+class NotFound(values.Refusal):
     status = 404
 
 
@@ -55,16 +55,16 @@ def clean_name(name, what=None) -> str:
     what = what or _("Name")
     name = str(name or "")
     if "\x00" in name:  # PostgreSQL cannot store it
-        raise rules.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
+        raise values.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
     name = " ".join(
         "".join(c for c in name if c.isspace() or unicodedata.category(c) not in HIDDEN).split()
     )
     if not name:
-        raise rules.InvalidInput(_("%(what)s can't be empty."), what=what)
+        raise values.InvalidInput(_("%(what)s can't be empty."), what=what)
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
-        raise rules.InvalidInput(_("%(what)s has nothing anyone could read."), what=what)
+        raise values.InvalidInput(_("%(what)s has nothing anyone could read."), what=what)
     if len(name) > 40:
-        raise rules.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
+        raise values.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
     return name
 
 
@@ -72,7 +72,7 @@ def clean_text(text, what, longest: int) -> str:
     """Optional free text on one line: spaces collapsed, blank allowed."""
     text = " ".join(str(text or "").split())
     if len(text) > longest:
-        raise rules.InvalidInput(
+        raise values.InvalidInput(
             _("%(what)s is too long: %(longest)s characters at most."), what=what, longest=longest
         )
     return text

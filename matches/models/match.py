@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
+from .. import rules, values
 from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, NotFound, clean_name, new_token
 from .nights import Night
 from .people import User
@@ -32,12 +32,12 @@ class Match(models.Model):
     IN_PLAY, WON, ENDED = "in_play", "won", "ended"
     STATUSES = [(IN_PLAY, _("in play")), (WON, _("won")), (ENDED, _("ended"))]
     DIRECTIONS = [
-        (rules.COUNTERCLOCKWISE, _("counter-clockwise")),
-        (rules.CLOCKWISE, _("clockwise")),
+        (values.COUNTERCLOCKWISE, _("counter-clockwise")),
+        (values.CLOCKWISE, _("clockwise")),
     ]
     REDEAL_RULES = [
-        (rules.NEXT_DEALER, _("the next player deals")),
-        (rules.SAME_DEALER, _("the same dealer deals again (melar)")),
+        (values.NEXT_DEALER, _("the next player deals")),
+        (values.SAME_DEALER, _("the same dealer deals again (melar)")),
     ]
     SIDE_CHOICES = SIDE_CHOICES
     SEAT_CHOICES = SEAT_CHOICES
@@ -52,10 +52,10 @@ class Match(models.Model):
     )
     status = models.CharField(max_length=8, choices=STATUSES, default=IN_PLAY)
     target = models.PositiveSmallIntegerField(default=rules.TARGET)
-    direction = models.CharField(max_length=16, choices=DIRECTIONS, default=rules.COUNTERCLOCKWISE)
+    direction = models.CharField(max_length=16, choices=DIRECTIONS, default=values.COUNTERCLOCKWISE)
     first_dealer = models.CharField(max_length=2, choices=SEAT_CHOICES, default="a1")
     # The house rule after a redeal: the deal passes on, or the same dealer deals again.
-    redeal_rule = models.CharField(max_length=16, choices=REDEAL_RULES, default=rules.NEXT_DEALER)
+    redeal_rule = models.CharField(max_length=16, choices=REDEAL_RULES, default=values.NEXT_DEALER)
     version = models.PositiveIntegerField(default=1)
     # The result, kept on the row so lists and tallies need no deals; _commit()
     # re-derives all of it from the deals after every change.
@@ -106,7 +106,7 @@ class Match(models.Model):
         return self.night.watch_token
 
     def seat_list(self) -> list[Seat]:
-        return sorted(self.seats.all(), key=lambda seat: rules.SEATS.index(seat.position))
+        return sorted(self.seats.all(), key=lambda seat: values.SEATS.index(seat.position))
 
     def seat_of(self, user) -> Seat | None:
         if not user.is_authenticated:
@@ -126,7 +126,7 @@ class Match(models.Model):
         seats = self.seat_list()
         return {
             side: " & ".join(seat.name for seat in seats if seat.side == side)
-            for side in rules.SIDES
+            for side in values.SIDES
         }
 
     def names(self) -> dict[int, str]:
@@ -148,7 +148,7 @@ class Match(models.Model):
         return rules.leader(number, self.first_dealer, self.direction, self._kept(number))
 
     def _kept(self, number: int) -> int:
-        if self.redeal_rule != rules.SAME_DEALER:
+        if self.redeal_rule != values.SAME_DEALER:
             return 0  # no need to read the deals
         return rules.kept_deals(self.sheet(), number, self.redeal_rule)
 
@@ -224,12 +224,12 @@ class Match(models.Model):
 
     def _check_open(self) -> None:
         if self.status == self.ENDED:
-            raise rules.Conflict(
+            raise values.Conflict(
                 _("This match was ended by %(name)s: nothing more can be entered."),
                 name=self.names().get(self.ended_by_id) or gettext("someone"),
             )
         if self.status == self.WON:
-            raise rules.Conflict(
+            raise values.Conflict(
                 _("This rubber is over: %(side)s won it."), side=self.side_names()[self.winner]
             )
 
@@ -251,7 +251,7 @@ class Match(models.Model):
         on, so nothing in it may change but what a correction keeps (its winner)."""
         following = self.next_rubber_id()
         if following is not None:
-            raise rules.Conflict(
+            raise values.Conflict(
                 _("The next rubber has started, so this one is closed: %(why)s"),
                 why=why,
                 data={"next": following},
@@ -262,11 +262,11 @@ class Match(models.Model):
         saying what changed; None acts on the sheet as it is now."""
         if seen is None:
             return
-        seen = rules.read_version(seen)
+        seen = values.read_version(seen)
         if seen == self.version:
             return
         if seen > self.version:
-            raise rules.Conflict(
+            raise values.Conflict(
                 _("This sheet has no version %(seen)s yet: reload it and try again."), seen=seen
             )
         names = self.names()
@@ -282,7 +282,7 @@ class Match(models.Model):
             + (gettext(" in deal %(number)s") % {"number": event.deal} if event.deal else "")
             for event in reversed(changes)
         ]
-        raise rules.Conflict(
+        raise values.Conflict(
             _("The sheet changed since you saw it: %(changes)s. Nothing was done: look again."),
             changes="; ".join(said),
             data={"version": self.version},
@@ -307,8 +307,8 @@ class Match(models.Model):
         for the current deal: an entry for a deal already over (a late phone)
         is refused rather than counted somewhere else.
         """
-        side = rules.check_side(side)
-        number = rules.read_deal(deal)
+        side = values.check_side(side)
+        number = values.read_deal(deal)
         with transaction.atomic():
             self._lock()
             seat = self.seat_of(by)
@@ -366,7 +366,7 @@ class Match(models.Model):
 
     def _check_room(self, current) -> None:
         if current > rules.MAX_DEALS:
-            raise rules.Conflict(
+            raise values.Conflict(
                 _(
                     "A rubber has %(most)s deals at most, and this one has had them all: "
                     "end the match and start the next rubber."
@@ -383,7 +383,7 @@ class Match(models.Model):
         current deal, and a second one for the same deal (a double tap, two phones)
         is refused as already recorded.
         """
-        number = rules.read_deal(deal)
+        number = values.read_deal(deal)
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("record a redeal"))
@@ -431,22 +431,22 @@ class Match(models.Model):
             if entry is None:
                 correction = self.events.filter(action=Event.CORRECTION).last()
                 if correction:
-                    raise rules.Conflict(
+                    raise values.Conflict(
                         _(
                             "The host corrected deal %(number)s after the latest entries: "
                             "entries before a correction can't be undone."
                         ),
                         number=correction.deal,
                     )
-                raise rules.Conflict(_("There is no entry to undo."))
+                raise values.Conflict(_("There is no entry to undo."))
             if entry.by_id != by.pk and not self.is_host(by):
                 raise NotAllowed(
                     _("Only %(name)s, who made the latest entry, or the host can undo it."),
                     name=self.names().get(entry.by_id) or gettext("someone"),
                 )
             meant = (
-                None if deal in (None, "") else rules.read_deal(deal),
-                None if side in (None, "") else rules.check_side(side),
+                None if deal in (None, "") else values.read_deal(deal),
+                None if side in (None, "") else values.check_side(side),
             )
             redeal = entry.action == Event.REDEAL
             latest = (entry.deal, None if redeal else entry.after["side"])
@@ -455,7 +455,7 @@ class Match(models.Model):
                 for given, actual in zip(meant, latest, strict=True)
             )
             if mismatch and redeal:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _(
                         "The latest entry is now %(name)s's redeal of deal %(number)s, "
                         "not the one you meant: nothing was undone."
@@ -464,7 +464,7 @@ class Match(models.Model):
                     number=entry.deal,
                 )
             if mismatch:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _(
                         "The latest entry is now %(name)s's %(games)s for %(side)s in deal "
                         "%(number)s, not the one you meant: nothing was undone."
@@ -506,7 +506,7 @@ class Match(models.Model):
         winner must stay). A correction that would end the rubber before its last
         deal is refused.
         """
-        number = rules.read_deal(number)
+        number = values.read_deal(number)
         with transaction.atomic():
             self._lock()
             if not self.is_host(by):
@@ -515,7 +515,7 @@ class Match(models.Model):
             self._check_version(version)
             deals = self.deal_list()
             if not deals or number > deals[-1].number:
-                raise rules.InvalidInput(
+                raise values.InvalidInput(
                     _("There is no deal %(number)s to correct yet."), number=number
                 )
             sheet = [d.as_rule() for d in deals]
@@ -533,7 +533,7 @@ class Match(models.Model):
             row = deals[number - 1]
             before = row.as_rule()
             row.set_cells(corrected)
-            for side in rules.SIDES:
+            for side in values.SIDES:
                 if before.cell(side) != corrected.cell(side):
                     # The sheet names who put each number there: now the host.
                     setattr(row, f"{side}_by", by)
@@ -567,21 +567,21 @@ class Match(models.Model):
 
     def add_note(self, by, *, side, text, deal=None) -> RevokeNote:
         """Note a revoke beside the sheet. It never changes the tally."""
-        side = rules.check_side(side)
+        side = values.check_side(side)
         text = " ".join(str(text or "").split())
         if "\x00" in text:  # PostgreSQL cannot store it
-            raise rules.InvalidInput(_("A note can't contain a NUL character."))
+            raise values.InvalidInput(_("A note can't contain a NUL character."))
         if not text:
-            raise rules.InvalidInput(_("Say what happened: the note can't be empty."))
+            raise values.InvalidInput(_("Say what happened: the note can't be empty."))
         if len(text) > 500:
-            raise rules.InvalidInput(_("A note is 500 characters at most."))
+            raise values.InvalidInput(_("A note is 500 characters at most."))
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("note a revoke"))
             sheet = self.sheet()
             # Over, a rubber's last deal is the latest a revoke can have been in.
             current = rules.current_deal(sheet) if self.in_play else max(len(sheet), 1)
-            number = current if deal in (None, "") else rules.read_deal(deal, current)
+            number = current if deal in (None, "") else values.read_deal(deal, current)
             note = RevokeNote.objects.create(
                 match=self, author=by, side=side, deal=number, text=text
             )
@@ -624,16 +624,16 @@ class Match(models.Model):
         the seat (or ``name``), unless it takes back by its name a seat the host freed
         from a guest, whom it is then again (their other browsers are signed out)."""
         self._check_join_token(token)
-        position = rules.check_seat(position)
+        position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
             self._check_join_token(token)  # renewed meanwhile?
             self._check_seats_open()
             if user is not None and self.seat_of(user) is not None:
-                raise rules.Conflict(_("You already hold a seat in this match."))
+                raise values.Conflict(_("You already hold a seat in this match."))
             seat = self.seat_at(position)
             if seat.user_id is not None:
-                raise rules.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
+                raise values.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
             before = seat.name
             if name:
                 seat.name = clean_name(name)
@@ -686,7 +686,7 @@ class Match(models.Model):
     def free_seat(self, by, position) -> Seat:
         """The host frees a seat: its player loses it, and anyone with the join link may
         take it (its player, say, from a new browser). The seat keeps its name."""
-        position = rules.check_seat(position)
+        position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
             if not self.is_host(by):
@@ -694,7 +694,7 @@ class Match(models.Model):
             self._check_seats_open()
             seat = self.seat_at(position)
             if seat.user_id is None:
-                raise rules.Conflict(_("%(name)s's seat is free already."), name=seat.name)
+                raise values.Conflict(_("%(name)s's seat is free already."), name=seat.name)
             before = {"seat": position, "name": seat.name, "user": seat.user_id}
             seat.user, seat.freed_from = None, seat.user
             seat.save(update_fields=["user", "freed_from"])
@@ -705,7 +705,7 @@ class Match(models.Model):
         """The host makes a link for one seat: whoever opens it takes that seat in one
         tap, in place of whoever holds it. A new link replaces the seat's old one; the
         history says a link was made, never the link itself."""
-        position = rules.check_seat(position)
+        position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
             if not self.is_host(by):
@@ -726,7 +726,7 @@ class Match(models.Model):
         is spent. Someone who holds that seat already keeps it (a second tap). Returns
         the seat, held by its taker: ``user``, or for ``user`` None (a browser with no
         account) the guest who held it, whom that browser is again, else a new guest."""
-        position = rules.check_seat(position)
+        position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
             seat = self.seat_at(position)
@@ -739,7 +739,7 @@ class Match(models.Model):
             self._check_seats_open()
             held = self.seat_of(user) if user is not None else None
             if held is not None:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("You already hold %(name)s's seat in this match."), name=held.name
                 )
             before = {"name": seat.name, "user": seat.user_id}
@@ -761,16 +761,16 @@ class Match(models.Model):
         ``user`` None is a browser with no account: the request gets a guest account of
         its own (``request.user``), and once approved that browser is the seat's guest."""
         self._check_join_token(token)
-        position = rules.check_seat(position)
+        position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
             self._check_join_token(token)  # renewed meanwhile?
             self._check_seats_open()
             if user is not None and self.seat_of(user) is not None:
-                raise rules.Conflict(_("You already hold a seat in this match."))
+                raise values.Conflict(_("You already hold a seat in this match."))
             seat = self.seat_at(position)
             if seat.user_id is None:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("%(name)s's seat is free: take it, no need to ask."), name=seat.name
                 )
             newcomer = user is None
@@ -780,7 +780,7 @@ class Match(models.Model):
             if asked is not None and asked.position == position:
                 return asked
             if asked is not None:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("You asked for %(name)s's seat already: wait for the answer."),
                     name=self.seat_at(asked.position).name,
                 )
@@ -817,13 +817,13 @@ class Match(models.Model):
                 raise NotFound(_("There is no such request for a seat in this match."))
             seat = self.seat_at(request.position)
             if request.answered_at is not None:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("%(asker)s's request for %(name)s's seat was answered already."),
                     asker=request.user.name,
                     name=seat.name,
                 )
             if approve and self.seat_of(request.user) is not None:
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("%(asker)s holds a seat in this match already."), asker=request.user.name
                 )
             request.approved = bool(approve)
@@ -869,9 +869,9 @@ class Match(models.Model):
         swaps partners); None keeps the same pairs. Everyone seated before is
         seated again, and the deal carries on round the table.
         """
-        moves = dict(seats) if seats else {position: position for position in rules.SEATS}
-        if sorted(moves) != sorted(rules.SEATS) or sorted(moves.values()) != sorted(rules.SEATS):
-            raise rules.InvalidInput(
+        moves = dict(seats) if seats else {position: position for position in values.SEATS}
+        if sorted(moves) != sorted(values.SEATS) or sorted(moves.values()) != sorted(values.SEATS):
+            raise values.InvalidInput(
                 _("Give each of the four seats exactly one of this match's players.")
             )
         with transaction.atomic():
@@ -879,12 +879,12 @@ class Match(models.Model):
             if not self.is_host(by):
                 raise NotAllowed(_("Only the host can start a rematch."))
             if self.status == self.IN_PLAY:
-                raise rules.Conflict(_("This rubber is still in play: finish it or end it first."))
+                raise values.Conflict(_("This rubber is still in play: finish it or end it first."))
             following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()
             if following is not None:
                 # At most one next rubber (the database holds to it too): a second tap,
                 # or a second phone, is told where the table went.
-                raise rules.Conflict(
+                raise values.Conflict(
                     _("The next rubber has already started: rubber %(number)s."),
                     number=following,
                     data={"next": following},

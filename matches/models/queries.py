@@ -7,7 +7,7 @@ from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules
+from .. import values
 from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
 from .nights import Night
 from .rows import Event, Seat
@@ -116,7 +116,7 @@ class MatchQuerySet(models.QuerySet):
             return self.filter(status=self.model.ENDED)
         if result == "in_play":
             return self.filter(status=self.model.IN_PLAY)
-        raise rules.InvalidInput(_("The result must be won, lost, ended or in_play."))
+        raise values.InvalidInput(_("The result must be won, lost, ended or in_play."))
 
     def between(self, since=None, until=None) -> "MatchQuerySet":
         """Rubbers started on these days (in the current time zone), both included."""
@@ -155,9 +155,9 @@ class MatchQuerySet(models.QuerySet):
         seats,
         *,
         host_seat=None,
-        direction=rules.COUNTERCLOCKWISE,
+        direction=values.COUNTERCLOCKWISE,
         first_dealer="a1",
-        redeal_rule=rules.NEXT_DEALER,
+        redeal_rule=values.NEXT_DEALER,
         night=None,
         night_name="",
         place="",
@@ -167,11 +167,11 @@ class MatchQuerySet(models.QuerySet):
 
         Without ``night`` it opens a new night, named ``night_name`` or else the date.
         """
-        direction = rules.check_direction(direction)
-        redeal_rule = rules.check_redeal_rule(redeal_rule)
-        first_dealer = rules.check_first_dealer(first_dealer)
-        host_seat = rules.check_host_seat(host_seat)
-        names = {position: clean_seat_name(seats.get(position)) for position in rules.SEATS}
+        direction = values.check_direction(direction)
+        redeal_rule = values.check_redeal_rule(redeal_rule)
+        first_dealer = values.check_first_dealer(first_dealer)
+        host_seat = values.check_host_seat(host_seat)
+        names = {position: clean_seat_name(seats.get(position)) for position in values.SEATS}
         if night is not None and night.host_id != host.pk:
             raise NotAllowed(_("Only the night's host can add a match to it."))
         night_name = clean_night_name(night_name)
@@ -197,7 +197,7 @@ class MatchQuerySet(models.QuerySet):
                     name=names[position],
                     user=host if position == host_seat else None,
                 )
-                for position in rules.SEATS
+                for position in values.SEATS
             )
             match._log(host, Event.START, after={"seats": names, "host_seat": host_seat})
         return match

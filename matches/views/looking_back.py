@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import export, rules
+from .. import export, rules, values
 from ..forms import HistoryFilterForm, NightForm, RematchForm
 from ..models import Match, Night, User, explain
 from ..sheet import names_of, read
@@ -125,7 +125,7 @@ def _line(match, side=None):
     """A rubber in a list: the person's side first, the score, its marks."""
     names = match.side_names()
     games = {"a": match.games_a, "b": match.games_b}
-    order = (side, rules.other(side)) if side else rules.SIDES
+    order = (side, rules.other(side)) if side else values.SIDES
     return {
         "match": match,
         "sides": [{"names": names[s], "games": games[s], "won": match.winner == s} for s in order],
@@ -180,7 +180,7 @@ def night(request, pk):
         if form.is_valid():
             try:
                 night.describe(request.user, **form.cleaned_data)
-            except rules.Refusal as refusal:
+            except values.Refusal as refusal:
                 form.add_error(None, explain(refusal))
             else:
                 return redirect("night", pk=night.pk)
@@ -361,7 +361,7 @@ def next_rubber(request, pk):
     if request.method == "POST" and form.is_valid():
         try:
             following = match.rematch(request.user, form.seats())
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=following.pk)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
-from .. import conditional, limits, links, posted, rules
+from .. import conditional, limits, links, posted, rules, values
 from ..forms import SEAT_LABELS, SIDE_LABELS, GuestForm, JoinForm, NewMatchForm
 from ..models import Match, SeatRequest, explain
 from ..sheet import read
@@ -76,11 +76,11 @@ def new_match(request):
                 host_seat=form.cleaned_data["host_seat"] or None,
                 direction=form.cleaned_data["direction"],
                 first_dealer=form.cleaned_data["first_dealer"],
-                redeal_rule=form.cleaned_data["redeal"] or rules.NEXT_DEALER,
+                redeal_rule=form.cleaned_data["redeal"] or values.NEXT_DEALER,
                 night_name=form.cleaned_data["night_name"],
                 place=form.cleaned_data["place"],
             )
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             form.add_error(None, explain(refusal))
         else:
             return redirect("match", pk=match.pk)
@@ -114,7 +114,7 @@ def join(request, token):
                 position=form.cleaned_data["seat"],
                 name=form.cleaned_data["name"] or None,
             )
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             # Taken meanwhile, say: the page again as it is now, saying so, with what
             # they typed still there.
             form.add_error(None, explain(refusal))
@@ -185,9 +185,9 @@ def ask_for_seat(request, token):
         asked = match.ask_for_seat(
             None if anonymous else request.user,
             token=token,
-            position=rules.check_seat(request.POST.get("seat")),
+            position=values.check_seat(request.POST.get("seat")),
         )
-    except rules.Refusal as refusal:
+    except values.Refusal as refusal:
         return refused(request, refusal, reverse("join", args=[token]))
     if anonymous:
         login(request, asked.user)
@@ -218,7 +218,7 @@ def seat_link(request, pk, position, token):
         anonymous = not request.user.is_authenticated
         try:
             taken = match.take_seat_by_link(None if anonymous else request.user, position, token)
-        except rules.Refusal as refusal:
+        except values.Refusal as refusal:
             return refused(request, refusal, reverse("seat_link", args=[pk, position, token]))
         if anonymous:
             login(request, taken.user)  # the seat's guest again, or a new one
@@ -422,7 +422,7 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
     match = _match_to_change(request, pk)
     try:
         change(match)
-    except rules.Refusal as refusal:
+    except values.Refusal as refusal:
         return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
     changed = None
     if callable(notice):  # words that need the sheet as the change left it
@@ -447,7 +447,7 @@ def entry(request, pk):
             deal=data.get("deal"),
             side=data.get("side"),
             games=data.get("games"),
-            sweep=rules.ticked(data.get("sweep")),
+            sweep=values.ticked(data.get("sweep")),
         )
 
     if data.get("via") != "calculator":
@@ -488,10 +488,10 @@ def redeal(request, pk):
         notice=lambda sheet: (
             (
                 _("Deal %(number)s dealt again: nothing scored, %(name)s deals again.")
-                if sheet.redeal_rule == rules.SAME_DEALER
+                if sheet.redeal_rule == values.SAME_DEALER
                 else _("Deal %(number)s dealt again: nothing scored, the next player deals.")
             )
-            % {"number": rules.read_deal(deal), "name": sheet.dealer_name}
+            % {"number": values.read_deal(deal), "name": sheet.dealer_name}
         ),
     )
 
@@ -508,7 +508,7 @@ def correct(request, pk, number):
             number=number,
             a=cells.get("a"),
             b=cells.get("b"),
-            sweep=rules.ticked(cells.get("sweep")),
+            sweep=values.ticked(cells.get("sweep")),
             version=cells.get("version") or None,
         ),
         notice=_("Deal %(number)s corrected.") % {"number": number},
@@ -575,7 +575,7 @@ def rematch(request, pk):
     match = _match_to_change(request, pk)
     try:
         following = match.rematch(request.user, version=request.POST.get("version") or None)
-    except rules.Refusal as refusal:
+    except values.Refusal as refusal:
         return refused(request, refusal, reverse("match", args=[pk]))
     return go(request, reverse("match", args=[following.pk]))
 
@@ -646,7 +646,7 @@ def _change_seat(request, pk, change):
     match = _match_to_change(request, pk)
     try:
         change(match)
-    except rules.Refusal as refusal:
+    except values.Refusal as refusal:
         return refused(request, refusal, reverse("invite", args=[pk]))
     if not request.htmx:
         return redirect("invite", pk=pk)
@@ -673,9 +673,9 @@ def answer_seat_request(request, pk, request_id):
     return act(
         request,
         pk,
-        lambda match: match.answer_seat_request(request.user, request_id, rules.ticked(answer)),
+        lambda match: match.answer_seat_request(request.user, request_id, values.ticked(answer)),
         notice=lambda sheet: (
-            _("The seat is theirs now.") if rules.ticked(answer) else _("Turned down.")
+            _("The seat is theirs now.") if values.ticked(answer) else _("Turned down.")
         ),
     )
 
@@ -722,12 +722,12 @@ def _calculate(request, sheet):
     cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
     try:
         result = rules.calculate(
-            points=points, cards=cards, every_trick=rules.ticked(post.get("every_trick"))
+            points=points, cards=cards, every_trick=values.ticked(post.get("every_trick"))
         )
-    except rules.Refusal as refusal:
+    except values.Refusal as refusal:
         return {"error": explain(refusal), "match": sheet.match}
     mine = sheet.sides[0].side if sheet.seat else None
-    side = mine or (post.get("side") if post.get("side") in rules.SIDES else "a")
+    side = mine or (post.get("side") if post.get("side") in values.SIDES else "a")
     # The deal's winner gets the pending extra games too, added in sight as on the keys
     # ("1+1=2"): the number entered is the number counted.
     pending = sheet.pending if result.games else 0
