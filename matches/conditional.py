@@ -7,22 +7,30 @@ use ``condition``, and ``not_modified`` asks ``get_conditional_response``.
 
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
-from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from . import values
+
+# Who looks, in an ETag, where the body differs by who looks: a person (Nós is
+# whoever looks), a watch screen on one rubber, the host in the API (who alone sees
+# the tokens). A watch link follows its night and the next rubber's version starts
+# again from 1, so a screen's tag names its rubber: the version alone could answer
+# 304 to a screen still showing the last one. The language is not in it: a page in
+# another language is a page load, with the tag of that page.
+HOST = "host"
+
+
+def person(user_id) -> str:
+    return f"u{user_id}"
+
+
+def screen(rubber) -> str:
+    return f"w{rubber}"
 
 
 def etag(version, viewer="") -> str:
-    """A sheet's ETag: its version and, where the body differs by who looks and in
-    which language (the pages: Nós is whoever looks), the viewer and the language."""
-    if viewer:
-        return f'"{version}-{viewer}-{get_language()}"'
-    return f'"{version}"'
-
-
-def watching(rubber) -> str:
-    """Who looks, in a watch link's ETag: a watch screen, on this rubber (its pk).
-    A watch link follows its night, and the next rubber's version starts again
-    from 1: the version alone could answer 304 to a screen showing the last one."""
-    return f"w{rubber}"
+    """A sheet's ETag: its version, and who looks where that changes the body."""
+    return f'"{version}-{viewer}"' if viewer else f'"{version}"'
 
 
 def validators(response, tag, *, vary=()):
@@ -41,10 +49,17 @@ def not_modified(request, tag, *, vary=()):
     return None if response is None else validators(response, tag, vary=vary)
 
 
-def seen_version(request) -> str | None:
+def seen_version(request) -> int | None:
     """The version an If-Match header names (the ETag the person's sheet came with),
-    or None without one; ``values.read_version`` refuses anything else."""
-    tags = [tag for tag in parse_etags(request.headers.get("If-Match", "")) if tag != "*"]
-    if not tags:
+    or None without the header. Anything else than one of our ETags, in its quotes,
+    is refused: an If-Match that were ignored would act on a sheet nobody saw."""
+    header = request.headers.get("If-Match")
+    if header is None:
         return None
-    return tags[0].removeprefix("W/").strip('"').split("-")[0]
+    tags = parse_etags(header)
+    if len(tags) != 1 or tags[0] == "*":
+        raise values.InvalidInput(
+            _('If-Match must be the ETag of the sheet you saw, in its quotes, e.g. "7".')
+        )
+    version = tags[0].removeprefix("W/").strip('"').split("-")[0]
+    return values.read_version(version)

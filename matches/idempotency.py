@@ -17,8 +17,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import outside
 from .models import IdempotentRequest
-from .views.answers import outside_view
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[\x20-\x7e]{1,64}")  # 1 to 64 printable ASCII characters
@@ -72,7 +72,7 @@ def idempotency(get_response):
         if key is None or request.method not in WRITES:
             return get_response(request)
         if not KEY.fullmatch(key):
-            return outside_view(
+            return outside.answer(
                 request, _("The Idempotency-Key must be 1 to 64 printable ASCII characters."), 400
             )
         who = caller(request)
@@ -88,7 +88,7 @@ def idempotency(get_response):
             if kept.created < timezone.now() - KEPT_FOR:
                 kept.fingerprint, kept.status, kept.created = sent, None, timezone.now()
             if kept.fingerprint != sent:
-                return outside_view(
+                return outside.answer(
                     request,
                     _(
                         "This Idempotency-Key was sent with another request: send a new key "

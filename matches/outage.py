@@ -24,7 +24,7 @@ from django.utils.log import log_response
 from django.utils.translation import gettext as _
 from django.views import defaults
 
-from .views.answers import outside_view
+from . import outside
 
 # Seconds: a restarting PostgreSQL is usually back within a few.
 RETRY_AFTER = 5
@@ -39,7 +39,7 @@ def answer(request, error):
     The page is drawn as for someone signed out and with no messages: both would be
     read from the database."""
     message = _("The database cannot be reached right now: try again in a moment.")
-    response = outside_view(request, message, 503, user=AnonymousUser(), messages=())
+    response = outside.answer(request, message, 503, user=AnonymousUser(), messages=())
     response["Retry-After"] = str(RETRY_AFTER)
     add_never_cache_headers(response)
     # Logged here, Django leaves out its own line for this response (and its traceback).

@@ -2,12 +2,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import converters  # noqa: F401  (registers the path converters)
-from .views import accounts, looking_back, offline, table
+from .views import accounts, home, looking_back, offline, playing, seats, sheet
 
 CSV, JSON = {"format": "csv"}, {"format": "json"}
 
 urlpatterns = [
-    path("", table.home, name="home"),
+    path("", home.home, name="home"),
     # Getting in
     path("guest/", accounts.guest, name="guest"),
     path("accounts/login/", accounts.login_page, name="login"),
@@ -15,39 +15,39 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/keep/", accounts.keep, name="keep"),
     # The table
-    path("matches/new/", table.new_match, name="new_match"),
-    path("matches/<id:pk>/", table.match_page, name="match"),
-    path("matches/<id:pk>/sheet/", table.sheet, name="sheet"),
-    path("matches/<id:pk>/entries/", table.entry, name="entry"),
-    path("matches/<id:pk>/undo/", table.undo, name="undo"),
-    path("matches/<id:pk>/redeal/", table.redeal, name="redeal"),
-    path("matches/<id:pk>/deals/", table.corrections, name="corrections"),
-    path("matches/<id:pk>/deals/<id:number>/", table.correct, name="correct"),
-    path("matches/<id:pk>/end/", table.end, name="end"),
-    path("matches/<id:pk>/notes/", table.add_note, name="add_note"),
+    path("matches/new/", home.new_match, name="new_match"),
+    path("matches/<id:pk>/", sheet.match_page, name="match"),
+    path("matches/<id:pk>/sheet/", sheet.sheet, name="sheet"),
+    path("matches/<id:pk>/entries/", playing.entry, name="entry"),
+    path("matches/<id:pk>/undo/", playing.undo, name="undo"),
+    path("matches/<id:pk>/redeal/", playing.redeal, name="redeal"),
+    path("matches/<id:pk>/deals/", playing.corrections, name="corrections"),
+    path("matches/<id:pk>/deals/<id:number>/", playing.correct, name="correct"),
+    path("matches/<id:pk>/end/", playing.end, name="end"),
+    path("matches/<id:pk>/notes/", playing.add_note, name="add_note"),
     path(
         "matches/<id:pk>/notes/<id:note_id>/withdraw/",
-        table.withdraw_note,
+        playing.withdraw_note,
         name="withdraw_note",
     ),
-    path("matches/<id:pk>/invite/", table.invite, name="invite"),
-    path("matches/<id:pk>/renew/", table.renew, name="renew"),
-    path("matches/<id:pk>/seats/<seat:position>/free/", table.free_seat, name="free_seat"),
+    path("matches/<id:pk>/invite/", seats.invite, name="invite"),
+    path("matches/<id:pk>/renew/", seats.renew, name="renew"),
+    path("matches/<id:pk>/seats/<seat:position>/free/", seats.free_seat, name="free_seat"),
     path(
-        "matches/<id:pk>/seats/<seat:position>/link/", table.make_seat_link, name="seat_link_make"
+        "matches/<id:pk>/seats/<seat:position>/link/", seats.make_seat_link, name="seat_link_make"
     ),
     path(
         "matches/<id:pk>/seat-requests/<id:request_id>/",
-        table.answer_seat_request,
+        seats.answer_seat_request,
         name="answer_seat_request",
     ),
-    path("matches/<id:pk>/rematch/", table.rematch, name="rematch"),
-    path("matches/<id:pk>/calculator/", table.calculator, name="calculator"),
-    path("join/<token:token>/", table.join, name="join"),
-    path("join/<token:token>/ask/", table.ask_for_seat, name="ask_for_seat"),
-    path("seat/<id:pk>/<seat:position>/<token:token>/", table.seat_link, name="seat_link"),
-    path("watch/<token:token>/", table.watch, name="watch"),
-    path("watch/<token:token>/sheet/", table.watch_sheet, name="watch_sheet"),
+    path("matches/<id:pk>/rematch/", playing.rematch, name="rematch"),
+    path("matches/<id:pk>/calculator/", playing.calculator, name="calculator"),
+    path("join/<token:token>/", seats.join, name="join"),
+    path("join/<token:token>/ask/", seats.ask_for_seat, name="ask_for_seat"),
+    path("seat/<id:pk>/<seat:position>/<token:token>/", seats.seat_link, name="seat_link"),
+    path("watch/<token:token>/", sheet.watch, name="watch"),
+    path("watch/<token:token>/sheet/", sheet.watch_sheet, name="watch_sheet"),
     # Looking back
     path("matches/<id:pk>/next/", looking_back.next_rubber, name="next_rubber"),
     path("matches/<id:pk>/export.csv", looking_back.match_export, CSV, name="match_csv"),

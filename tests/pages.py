@@ -21,6 +21,12 @@ def text(response):
     return markup(response).replace("<bdi>", "").replace("</bdi>", "")
 
 
+def words(response):
+    """The page's text with every run of spaces and line breaks as one space, as a
+    browser shows it: a template may break a sentence's markup over lines."""
+    return " ".join(text(response).split())
+
+
 def markup(response):
     return response.content.decode()
 

@@ -3,7 +3,7 @@
 from matches.models import Match
 
 from .conftest import SEAT_NAMES
-from .pages import HTMX, browser, text
+from .pages import HTMX, browser, text, words
 
 
 def calculate(user, match, htmx=True, **data):
@@ -15,7 +15,7 @@ def test_points_to_games(match, ze):
     response = calculate(ze, match, points="95")
 
     assert response.status_code == 200
-    page = text(response)
+    page = words(response)
     assert "<html" not in page
     assert "Nós: 95 points · Eles: 25 points" in page
     assert "Nós: 2 games" in page
@@ -27,7 +27,7 @@ def test_points_to_games(match, ze):
 def test_the_seed_worked_example_from_the_cards(match, rui):
     cards = {"aces": "3", "sevens": "2", "kings": "1", "jacks": "2", "queens": "1"}
 
-    page = text(calculate(rui, match, **cards))
+    page = words(calculate(rui, match, **cards))
 
     assert "Nós: 65 points · Eles: 55 points" in page
     assert "Nós: 1 game" in page
@@ -117,7 +117,7 @@ def test_no_enter_button_once_the_side_has_entered(match, rui):
 def test_a_host_without_a_seat_picks_whose_cards(ana):
     match = Match.objects.start(ana, SEAT_NAMES, host_seat=None)
 
-    page = text(calculate(ana, match, points="70", side="b"))
+    page = words(calculate(ana, match, points="70", side="b"))
 
     assert "Zé &amp; Maria: 70 points · Ana &amp; Rui: 50 points" in page
     assert '<input type="hidden" name="side" value="b">' in page

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match, Seat
-from matches.views import table
+from matches.views import sheet as sheet_views
 
 from .conftest import SEAT_NAMES
 from .nights import play
@@ -152,7 +152,7 @@ def test_an_old_signature_is_moved_too(match, ana, rui, monkeypatch):
     client = browser(rui)
     url, etag = poll_of(client, match)
     following = match.rematch(ana)
-    monkeypatch.setattr(table, "POLL_TOKEN_AGE", -1)
+    monkeypatch.setattr(sheet_views, "POLL_TOKEN_AGE", -1)
 
     response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
 

@@ -124,7 +124,7 @@ def test_rubber_shows_its_sheet_notes_and_every_change(match, ana, rui, ze):
     assert "Ana &amp; Rui – Zé &amp; Maria" in page
     assert "4 – 0" in page and "won" in page and "shutout" in page
     sheet = page[page.index('class="deals"') : page.index("</table>")]
-    assert sheet.count("<tr>") == 4  # the header and three deals
+    assert sheet.count("<tr>") == 5  # the header, three deals and the totals
     assert "tie" in sheet and "3–0" in sheet and "4–0" in sheet
     assert "Rui revoked: two off, by hand" in page
     assert "withdrawn" in page

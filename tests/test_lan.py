@@ -18,7 +18,7 @@ import segno
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
-from matches.views.table import _qr
+from matches.views.seats import _qr
 from scoresheet import lan
 
 from .conftest import SEAT_NAMES

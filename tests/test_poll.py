@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
-from matches.views import table
+from matches.views import sheet as sheet_views
 
 from .conftest import SEAT_NAMES
 from .pages import HTMX, browser, text
@@ -93,7 +93,7 @@ def test_a_signature_for_another_match_does_not_count(match, ana):
 def test_an_old_signature_polls_the_whole_way(match, ana, monkeypatch):
     client = browser(ana)
     url, etag = poll_of(client, match)
-    monkeypatch.setattr(table, "POLL_TOKEN_AGE", -1)
+    monkeypatch.setattr(sheet_views, "POLL_TOKEN_AGE", -1)
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
     assert response.status_code == 304

@@ -8,13 +8,13 @@ the same way.
 """
 
 from django.contrib import messages
-from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from .. import outside
 from ..models import explain
 
 
@@ -88,17 +88,9 @@ def page_not_found(request, exception=None):
     )
 
 
-def outside_view(request, message, status, **context):
-    """A refusal given outside any view (a middleware, Django's own handlers): JSON
-    under /api/, else the small problem page."""
-    if request.path_info.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=status)
-    return render(request, "problem.html", {"message": message, **context}, status=status)
-
-
 def bad_request(request, exception=None):
     """Django's own refusals: a body over the size limit, a malformed request."""
     message = _("This request was too large or malformed, so nothing was done.")
     if getattr(request, "htmx", False) and not request.path_info.startswith("/api/"):
         return alert(request, message, 400)  # request.htmx is absent when refused early
-    return outside_view(request, message, 400)
+    return outside.answer(request, message, 400)

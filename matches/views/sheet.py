@@ -1,0 +1,227 @@
+"""The sheet as the table sees it: its page, its poll, and the watch screen.
+
+What a viewer sees is ``sheet.read``: these views find the match, read it for whoever
+looks, and render it. The page and its poll are for the host and the members; a watch
+link shows anyone the night's rubber in play. A poll answers 304 from one query while
+nothing changed (``condition``), and a phone whose rubber has a next moves there.
+"""
+
+import hashlib
+import json
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core import signing
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_GET
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
+
+from .. import conditional, rules
+from ..models import Match
+from ..sheet import read
+from ..standings import tally
+from .answers import not_found
+
+POLL_SALT = "matches.sheet-poll"
+POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole way
+
+
+def match_for(request, pk, *, sheet=False):
+    """Match ``pk`` for its host and members; a 404 for anyone else.
+
+    With ``sheet``, read with all its sheet shows (``for_sheet``), whose seats say who
+    may see it: no second join. Without, the row a change starts from (the change reads
+    it again under its lock)."""
+    if sheet:
+        match = Match.objects.for_sheet().filter(pk=pk).first()
+        if match is None or not match.can_see(request.user):
+            raise Http404
+        return match
+    match = Match.objects.visible_to(request.user).filter(pk=pk).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+def sheet_context(request, sheet, *, watch_token=None):
+    """What the sheet's templates need beside the reading: its links and its poll.
+    A watch screen polls with the link it was opened with (``watch_token``), which
+    follows the night, and says which rubber it shows."""
+    match = sheet.match
+    if sheet.watching:
+        viewer = conditional.screen(match.pk)
+        poll_url = reverse("watch_sheet", args=[watch_token or match.watch_token])
+        poll_url = f"{poll_url}?{urlencode({'rubber': match.pk})}"
+    else:
+        viewer = conditional.person(request.user.pk)
+        signature = _poll_signature(request, match.pk)
+        poll_url = f"{reverse('sheet', args=[match.pk])}?{urlencode({'t': signature})}"
+    etag = conditional.etag(sheet.version, viewer)
+    return {
+        "sheet": sheet,
+        "match": match,
+        "etag": etag,
+        "poll_url": poll_url,
+        "poll_ms": settings.SHEET_POLL_MS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+def with_etag(response, context):
+    return conditional.validators(response, context["etag"])
+
+
+def page_context(request, sheet, *, calc=None):
+    """The whole sheet page: the fragment, and beside it the calculator and the note form."""
+    context = sheet_context(request, sheet)
+    typed = request.POST if calc else {}
+    context.update(
+        calc=calc,
+        calc_input=typed,
+        calc_ranks=[
+            {"name": rank, "label": _(label), "value": typed.get(rank, "")}
+            for rank, label in rules.CARD_LABELS.items()
+        ],
+        calc_cards_given=any(typed.get(rank) for rank in rules.CARD_LABELS),
+        language_next=reverse("match", args=[sheet.match.pk]),
+    )
+    return context
+
+
+# The page and its poll ------------------------------------------------------------
+
+
+@require_GET
+def match_page(request, pk):
+    sheet = read(match_for(request, pk, sheet=True), request.user)
+    context = page_context(request, sheet)
+    return with_etag(render(request, "matches/match.html", context), context)
+
+
+def _session_mark(request) -> str:
+    """A digest of the browser's session cookie: a poll made for one session answers
+    that session alone, and checking it costs no query."""
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def _poll_signature(request, match_id) -> str:
+    return signing.dumps([match_id, request.user.pk, _session_mark(request)], salt=POLL_SALT)
+
+
+def _poll_viewer(request, pk):
+    """The user a valid poll signature names, for this match and this session; or None."""
+    try:
+        match_id, user_id, mark = signing.loads(
+            request.GET.get("t", ""), salt=POLL_SALT, max_age=POLL_TOKEN_AGE
+        )
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+    return user_id if match_id == pk and mark == _session_mark(request) else None
+
+
+def _poll_etag(request, pk):
+    """The poll's ETag, for ``condition`` to answer 304 while it is the phone's.
+
+    Every phone at every table asks every two seconds, and nearly always nothing has
+    changed: a poll signed for this session costs one query, the version, and tells
+    nothing but "no change". Without a good signature (an old page, another browser),
+    the session says who asks, and someone who may not see the match gets no tag: the
+    view answers them 404."""
+    user_id = _poll_viewer(request, pk)
+    if user_id is not None:
+        version = Match.objects.version(pk=pk)
+    else:
+        user_id = request.user.pk
+        visible = Match.objects.visible_to(request.user).filter(pk=pk).order_by()
+        version = visible.values_list("version", flat=True).first()
+    return None if version is None else conditional.etag(version, conditional.person(user_id))
+
+
+@require_GET
+@condition(etag_func=_poll_etag)
+def sheet(request, pk):
+    """The poll: 304 while the match's version is the one the page shows, else the
+    fragment. Once the next rubber has started, the phone goes there by itself."""
+    sheet = read(match_for(request, pk, sheet=True), request.user)
+    following = _rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
+    if following is not None:
+        # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
+        # match #queue names, read once as the page loads, and the service worker
+        # keeps the sheets of page loads for a phone gone offline.
+        return HttpResponseClientRedirect(reverse("match", args=[following]))
+    context = sheet_context(request, sheet)
+    return with_etag(render(request, "matches/match.html#sheet", context), context)
+
+
+def _rubber_to_follow(request, sheet):
+    """Where a phone whose rubber has a next goes by itself: the newest rubber of the
+    night it may see (a phone asleep through two rematches goes to the last); None if
+    that is this one, and it keeps the old sheet with its message."""
+    newest = (
+        Match.objects.visible_to(request.user)
+        .filter(night_id=sheet.match.night_id)
+        .order_by("-created", "-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return newest if newest != sheet.match.pk else None
+
+
+# The watch screen --------------------------------------------------------------------
+
+
+def _watch_link_gone():
+    return _("This watch link is not valid any more: ask the host for the new one.")
+
+
+@require_GET
+def watch(request, token):
+    """A shared screen's sheet. The link is the night's: it shows the night's rubber in
+    play, so nobody re-points the screen when the table starts the next one."""
+    newest = Match.objects.newest_rubber(watch_token=token)
+    if newest is None:
+        return not_found(request, _watch_link_gone())
+    context = _watch_context(request, newest[0], token)
+    return with_etag(render(request, "matches/watch.html", context), context)
+
+
+def _watch_etag(request, token):
+    newest = Match.objects.newest_rubber(watch_token=token)
+    return None if newest is None else conditional.etag(newest[1], conditional.screen(newest[0]))
+
+
+@require_GET
+@condition(etag_func=_watch_etag)
+def watch_sheet(request, token):
+    """The watch screen's poll: 304 while unchanged (``condition``), else the fragment.
+    Once the next rubber has started (the screen says which it shows in ``rubber``),
+    htmx loads the watch page again in place (HX-Location): the new sheet, heading
+    and title. A fragment would not do: app.js never swaps in a sheet with a lower
+    version, and a new rubber starts again from 1."""
+    newest = Match.objects.newest_rubber(watch_token=token)
+    if newest is None:
+        return not_found(request, _watch_link_gone())
+    if request.htmx and request.GET.get("rubber") != str(newest[0]):
+        return HttpResponseLocation(reverse("watch", args=[token]))
+    context = _watch_context(request, newest[0], token)
+    return with_etag(render(request, "matches/watch.html#poll", context), context)
+
+
+def _watch_context(request, pk, token):
+    """The watch screen's rubber ``pk`` as anyone sees it, and the night's tally
+    beside it. A rubber won changes the tally while the screen still shows that
+    rubber, so every changed poll reads it again: two queries more (the night's
+    rubbers and their seats; the night comes with the sheet), however long the night."""
+    match = Match.objects.for_sheet().select_related("night").get(pk=pk)
+    context = sheet_context(request, read(match, watching=True), watch_token=token)
+    rubbers = match.night.rubbers()
+    context["night"] = {
+        "pairs": tally(rubbers)["pairs"],
+        "played": sum(rubber.status != Match.IN_PLAY for rubber in rubbers),
+        "ended": sum(rubber.status == Match.ENDED for rubber in rubbers),
+    }
+    return context
