@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.db import models
 from django.db.models import Case, Count, F, FilteredRelation, Min, Q, Sum, Value, When
-from django.db.models.functions import Cast, Concat, Greatest, Least, LPad
+from django.db.models.functions import Cast, Concat, Greatest, Least
 
 from . import values
 from .models import Match, Seat, seat_side
@@ -152,14 +152,20 @@ class Standings:
 
 
 def standings(rubbers) -> Standings:
-    """Per player and pair against pair, over these rubbers: two queries,
-    both aggregations in SQL over the results stored on each match.
-
-    A player is their account where they sat with one, else the seat's
-    name. The win rate counts rubbers won out of those finished (won by
-    either side): a rubber ended early or still in play has no loser.
-    """
+    """Per player and pair against pair, over these rubbers, both aggregated in SQL
+    over the results stored on each match: three queries however many rubbers."""
     rubbers = rubbers.order_by().values("pk")
+    players = _players(rubbers)
+    names = {
+        f"u{player.user}" if player.user else f"n{player.name}": player.name for player in players
+    }
+    return Standings(players=players, head_to_head=_meetings(rubbers, names))
+
+
+def _players(rubbers) -> list[PlayerRecord]:
+    """A player is their account where they sat with one, else the seat's name. The
+    win rate counts rubbers won out of those finished (won by either side): a rubber
+    ended early or still in play has no loser."""
     seats = (
         Seat.objects.filter(match__in=rubbers)
         .annotate(side=seat_side(), anonymous=Case(When(user__isnull=True, then="name")))
@@ -172,49 +178,35 @@ def standings(rubbers) -> Standings:
             games=Sum(Case(When(side="a", then="match__games_a"), default="match__games_b")),
         )
     )
-    players, names = [], {}
-    for row in seats:
-        name = row["anonymous"] or row["user__display_name"] or row["user__username"]
-        key = f"u{row['user']}" if row["user"] else f"n{row['anonymous']}"
-        names[key] = name
-        players.append(
-            PlayerRecord(
-                name=name,
-                user=row["user"],
-                rubbers=row["rubbers"],
-                won=row["won"],
-                finished=row["finished"],
-                ended_early=row["ended_early"],
-                games=row["games"] or 0,
-            )
+    players = [
+        PlayerRecord(
+            name=row["anonymous"] or row["user__display_name"] or row["user__username"],
+            user=row["user"],
+            rubbers=row["rubbers"],
+            won=row["won"],
+            finished=row["finished"],
+            ended_early=row["ended_early"],
+            games=row["games"] or 0,
         )
+        for row in seats
+    ]
     players.sort(key=lambda p: (-p.won, -p.rate, -p.rubbers, p.name.casefold()))
+    return players
+
+
+def _meetings(rubbers, names) -> list[Meeting]:
+    """Pair against pair: each pair is its two players' keys, in either order, so the
+    rubbers of two pairs group together whichever side each sat on. A pair goes by
+    the seat order it sat in the first rubber of the two pairs' (``pair_name``)."""
 
     def pair(first, second):
         return Concat(Least(first, second), Value(PAIR_JOIN), Greatest(first, second))
 
-    def turned(first, second):
-        # "1" when the pair's first seat holds the player its key names second.
-        return Case(When(**{f"{first}__gt": F(second)}, then=Value("1")), default=Value("0"))
-
-    def first_seating(key):
-        # The pair's first rubber here (the lowest id, padded to sort as text) and
-        # whether it sat turned in it: the last character of the smallest.
-        rubber = LPad(Cast("pk", models.CharField()), 20, Value("0"))
-        return Min(
-            Case(
-                When(pair_a=F(key), then=Concat(rubber, "turned_a")),
-                default=Concat(rubber, "turned_b"),
-                output_field=models.CharField(),
-            )
-        )
-
-    meetings = (
+    rows = list(
         Match.objects.filter(pk__in=rubbers)
         .annotate(**{f"seat_{position}": seat_at(position) for position in values.SEATS})
         .annotate(**{position: player_key(f"seat_{position}") for position in values.SEATS})
         .annotate(pair_a=pair("a1", "a2"), pair_b=pair("b1", "b2"))
-        .annotate(turned_a=turned("a1", "a2"), turned_b=turned("b1", "b2"))
         .annotate(one=Least("pair_a", "pair_b"), two=Greatest("pair_a", "pair_b"))
         .values("one", "two")
         .annotate(
@@ -226,23 +218,24 @@ def standings(rubbers) -> Standings:
                 "pk", filter=Q(winner="a", pair_a=F("two")) | Q(winner="b", pair_b=F("two"))
             ),
             ended_early=Count("pk", filter=Q(status=Match.ENDED)),
-            one_seating=first_seating("one"),
-            two_seating=first_seating("two"),
+            first=Min("pk"),
         )
         .order_by()
     )
+    seated = _seatings([row["first"] for row in rows])
 
-    def named(key, seating):
-        players = [names.get(player, player[1:]) for player in key.split(PAIR_JOIN)]
-        return pair_name(reversed(players) if seating.endswith("1") else players)
+    def named(key, first):
+        players = key.split(PAIR_JOIN)
+        in_order = next(pair for pair in seated[first] if sorted(pair) == sorted(players))
+        return pair_name(names.get(player, player[1:]) for player in in_order)
 
     head_to_head = []
-    for row in meetings:
+    for row in rows:
         # The two pairs in alphabetical order of their names.
         sides = sorted(
             [
-                (named(row["one"], row["one_seating"]), row["one_won"]),
-                (named(row["two"], row["two_seating"]), row["two_won"]),
+                (named(row["one"], row["first"]), row["one_won"]),
+                (named(row["two"], row["first"]), row["two_won"]),
             ],
             key=lambda side: side[0].casefold(),
         )
@@ -255,4 +248,14 @@ def standings(rubbers) -> Standings:
             )
         )
     head_to_head.sort(key=lambda m: (-m.rubbers, m.pairs))
-    return Standings(players=players, head_to_head=head_to_head)
+    return head_to_head
+
+
+def _seatings(rubbers) -> dict[int, list[list[str]]]:
+    """Each rubber's two pairs as player keys in seat order (x1, x2): one query."""
+    seatings = {rubber: [[], []] for rubber in rubbers}
+    seats = Seat.objects.filter(match__in=rubbers).order_by("match", "position")
+    for seat in seats.values("match", "position", "user", "name"):
+        key = f"u{seat['user']}" if seat["user"] else f"n{seat['name']}"
+        seatings[seat["match"]][seat["position"][0] == "b"].append(key)
+    return seatings

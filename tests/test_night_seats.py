@@ -6,6 +6,7 @@ person again, so the history and every tally show them once."""
 from django.conf import settings
 
 from matches.models import Match, User
+from matches.standings import standings
 
 from .nights import play
 from .pages import HTMX, browser, text
@@ -136,7 +137,7 @@ def test_the_standings_show_a_guest_back_on_a_new_browser_once(match, ana, rui, 
 
     tally = match.night.tally()
     assert [player.name for player in tally["players"]].count("Rui") == 1
-    players = Match.objects.played_by(ana).standings().players
+    players = standings(Match.objects.played_by(ana)).players
     assert [player.name for player in players].count("Rui") == 1
 
 

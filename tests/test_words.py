@@ -11,6 +11,7 @@ from django.utils.translation.template import templatize
 
 from matches import rules, values
 from matches.models import Match, Night, User, explain
+from matches.standings import standings
 
 from .conftest import ROOT, SEAT_NAMES
 from .nights import four_rubbers, play
@@ -154,9 +155,9 @@ def test_a_pair_that_sat_both_ways_goes_by_its_first_seating(ana):
     assert turned.side_names() == {"a": "Tó & Rita", "b": "Inês & Nuno"}
     play(turned, ana, ("a", 4))
     tally = first.night.tally()
-    standings = Match.objects.played_by(ana).standings()
+    table = standings(Match.objects.played_by(ana))
     assert sorted(pair.name for pair in tally["pairs"]) == ["Nuno & Inês", "Rita & Tó"]
-    assert [m.pairs for m in standings.head_to_head] == [("Nuno & Inês", "Rita & Tó")]
+    assert [m.pairs for m in table.head_to_head] == [("Nuno & Inês", "Rita & Tó")]
 
 
 # Sentences the table found wrong -------------------------------------------------------

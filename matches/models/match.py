@@ -286,6 +286,10 @@ class Match(Playing, Seating, models.Model):
                 _("This join link is not valid any more: ask the host for the new one.")
             )
 
+    def _require_host(self, user, what) -> None:
+        if not self.is_host(user):
+            raise NotAllowed(_("Only the host can %(what)s."), what=what)
+
     def _require_member_or_host(self, user, what) -> None:
         if not self.can_see(user):
             raise NotAllowed(
@@ -297,8 +301,7 @@ class Match(Playing, Seating, models.Model):
         handed out before stops working, whichever rubber it was made in."""
         with transaction.atomic():
             self._lock()
-            if not self.is_host(by):
-                raise NotAllowed(_("Only the host can renew the links."))
+            self._require_host(by, _("renew the links"))
             night = self.night
             night.join_token, night.watch_token = new_token(), new_token()
             night.save(update_fields=["join_token", "watch_token"])
@@ -320,8 +323,7 @@ class Match(Playing, Seating, models.Model):
             )
         with transaction.atomic():
             self._lock()
-            if not self.is_host(by):
-                raise NotAllowed(_("Only the host can start a rematch."))
+            self._require_host(by, _("start a rematch"))
             if self.status == self.IN_PLAY:
                 raise values.Conflict(_("This rubber is still in play: finish it or end it first."))
             following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()

@@ -225,8 +225,7 @@ class Playing:
         number = values.read_deal(number)
         with transaction.atomic():
             self._lock()
-            if not self.is_host(by):
-                raise NotAllowed(_("Only the host can correct a deal."))
+            self._require_host(by, _("correct a deal"))
             self._check_not_ended()
             self._check_version(version)
             deals = self.deal_list()

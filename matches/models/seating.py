@@ -27,15 +27,9 @@ class Seating:
         ``user`` None is a browser with no account: it gets a guest account named after
         the seat (or ``name``), unless it takes back by its name a seat the host freed
         from a guest, whom it is then again (their other browsers are signed out)."""
-        self._check_join_token(token)
         position = values.check_seat(position)
         with transaction.atomic():
-            self._lock()
-            self._check_join_token(token)  # renewed meanwhile?
-            self._check_seats_open()
-            if user is not None and self.seat_of(user) is not None:
-                raise values.Conflict(_("You already hold a seat in this match."))
-            seat = self.seat_at(position)
+            seat = self._seat_by_join_link(user, token, position)
             if seat.user_id is not None:
                 raise values.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
             before = seat.name
@@ -50,6 +44,17 @@ class Seating:
             self._close_requests_of(user)
             self._commit(user, Event.JOIN, before={"name": before}, after=taken)
         return seat
+
+    def _seat_by_join_link(self, user, token, position) -> Seat:
+        """The seat at ``position``, with the match locked, for someone holding the
+        night's join link (checked under the lock: renewed meanwhile?) who has no seat
+        in it yet, while the rubber is the one in play."""
+        self._lock()
+        self._check_join_token(token)
+        self._check_seats_open()
+        if user is not None and self.seat_of(user) is not None:
+            raise values.Conflict(_("You already hold a seat in this match."))
+        return self.seat_at(position)
 
     # Seats: getting back in from another browser -----------------------------------
 
@@ -93,8 +98,7 @@ class Seating:
         position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
-            if not self.is_host(by):
-                raise NotAllowed(_("Only the host can free a seat."))
+            self._require_host(by, _("free a seat"))
             self._check_seats_open()
             seat = self.seat_at(position)
             if seat.user_id is None:
@@ -112,8 +116,7 @@ class Seating:
         position = values.check_seat(position)
         with transaction.atomic():
             self._lock()
-            if not self.is_host(by):
-                raise NotAllowed(_("Only the host can make a link for a seat."))
+            self._require_host(by, _("make a link for a seat"))
             self._check_seats_open()
             seat = self.seat_at(position)
             seat.link_token = new_token()
@@ -164,15 +167,9 @@ class Seating:
         person asks for one seat at a time, and asking again for it changes nothing.
         ``user`` None is a browser with no account: the request gets a guest account of
         its own (``request.user``), and once approved that browser is the seat's guest."""
-        self._check_join_token(token)
         position = values.check_seat(position)
         with transaction.atomic():
-            self._lock()
-            self._check_join_token(token)  # renewed meanwhile?
-            self._check_seats_open()
-            if user is not None and self.seat_of(user) is not None:
-                raise values.Conflict(_("You already hold a seat in this match."))
-            seat = self.seat_at(position)
+            seat = self._seat_by_join_link(user, token, position)
             if seat.user_id is None:
                 raise values.Conflict(
                     _("%(name)s's seat is free: take it, no need to ask."), name=seat.name

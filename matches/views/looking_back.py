@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from .. import export, rules, values
+from .. import standings as tables
 from ..forms import HistoryFilterForm, NightForm, RematchForm
 from ..models import Match, Night, User, explain
 from ..sheet import names_of, read
@@ -296,7 +297,7 @@ def _seat_change(event, seated, people):
 def standings(request):
     played = Match.objects.played_by(request.user)
     form = _filters(request, played)
-    table = form.apply(played).standings()
+    table = tables.standings(form.apply(played))
     players = Paginator(table.players, STANDINGS_PER_PAGE).get_page(request.GET.get("page"))
     meetings = Paginator(table.head_to_head, STANDINGS_PER_PAGE).get_page(request.GET.get("pairs"))
     context = {
