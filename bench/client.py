@@ -1,0 +1,171 @@
+"""The tables mix's client: asyncio, one keep-alive connection a phone, as a browser keeps.
+
+A thread a phone would not keep thousands of phones on two cores, nor http.client tell
+a connection the server closed from one that failed; this small HTTP/1.1 client does
+both, one request at a time a connection. Before a step, each new phone is opened as a
+browser opens the sheet (``open_phones``).
+"""
+
+import asyncio
+from html.parser import HTMLParser
+
+
+class Failed(Exception):
+    """A request that got no answer: the connection failed or it timed out."""
+
+
+class Connection:
+    """One phone's keep-alive HTTP/1.1 connection, one request at a time.
+
+    gunicorn closes a connection idle for its keep-alive time (2 s, the poll's own
+    period), so a request on a reused connection that the server closed meanwhile is
+    sent again once on a new connection, as browsers do; ``reconnects`` counts those.
+    """
+
+    def __init__(self, port, counters):
+        self.port = port
+        self.counters = counters
+        self.reader = self.writer = None
+        self.lock = asyncio.Lock()
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method, path, headers, body=b"", timeout=10.0):
+        """(status, headers with lower-case names, body); raises Failed."""
+        try:
+            return await asyncio.wait_for(self._request(method, path, headers, body), timeout)
+        except TimeoutError:  # before OSError, of which it is one
+            self.close()
+            raise Failed(f"no answer in {timeout:g} s") from None
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as e:
+            self.close()
+            raise Failed(f"{type(e).__name__}: {e}") from None
+
+    async def _request(self, method, path, headers, body):
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if body:
+            lines.append(f"Content-Length: {len(body)}")
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        for attempt in range(2):
+            fresh = self.writer is None or self.reader.at_eof() or self.writer.is_closing()
+            if fresh:
+                self.close()
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.counters["connections"] += 1
+            try:
+                self.writer.write(message)
+                await self.writer.drain()
+                head = await self.reader.readuntil(b"\r\n\r\n")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if fresh or attempt:
+                    raise
+                self.counters["reconnects"] += 1
+                continue
+            break
+        status_line, *header_lines = head[:-4].decode("latin-1").split("\r\n")
+        status = int(status_line.split(" ", 2)[1])
+        answer = {}
+        for line in header_lines:
+            name, _colon, value = line.partition(":")
+            answer[name.strip().lower()] = value.strip()
+        if status == 304 or status < 200 or method == "HEAD":
+            content = b""
+        elif "content-length" in answer:
+            content = await self.reader.readexactly(int(answer["content-length"]))
+        elif answer.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                chunks.append(await self.reader.readexactly(size + 2))
+                if size == 0:
+                    break
+            content = b"".join(chunk[:-2] for chunk in chunks)
+        else:  # the body runs to the end of the connection
+            content = await self.reader.read()
+            self.close()
+        if answer.get("connection", "").lower() == "close":
+            self.close()
+        return status, answer, content
+
+
+# Opening a phone ---------------------------------------------------------------------
+
+
+class Unplayable(Exception):
+    """A phone cannot sit at its table: no sheet page, no poll URL in it, no ETag."""
+
+
+class PollFinder(HTMLParser):
+    """The hx-get of the element that polls (hx-trigger "every ..."), unescaped."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if (
+            self.found is None
+            and "every" in (attrs.get("hx-trigger") or "")
+            and attrs.get("hx-get")
+        ):
+            self.found = attrs["hx-get"]
+
+
+def poll_headers(phone):
+    """A phone's poll as htmx sends it: its session, and the ETag it holds if any."""
+    headers = {"Cookie": phone.cookie, "HX-Request": "true"}
+    if phone.etag:
+        headers["If-None-Match"] = phone.etag
+    return headers
+
+
+async def open_phones(port, tables, concurrency=4):
+    """Each new phone loads its sheet page once, finds the poll URL in it, and polls
+    once without an ETag for the ETag it then holds (not measured)."""
+    counters = {"connections": 0, "reconnects": 0}
+    limit = asyncio.Semaphore(concurrency)
+
+    async def open_one(phone):
+        async with limit:
+            connection = Connection(port, counters)
+            try:
+                page = f"/matches/{phone.table.match}/"
+                status, _headers, body = await connection.request(
+                    "GET", page, {"Cookie": phone.cookie}
+                )
+                if status != 200:
+                    raise Unplayable(f"GET {page} answered {status}: {body[:300]!r}")
+                finder = PollFinder()
+                finder.feed(body.decode())
+                if not finder.found:
+                    raise Unplayable(
+                        f"the sheet page GET {page} has no element with an hx-get and "
+                        'an hx-trigger of "every ...": the poll URL cannot be found (did the '
+                        "page's markup change? see PollFinder in bench/client.py)"
+                    )
+                phone.poll = finder.found
+                status, headers, body = await connection.request(
+                    "GET", phone.poll, poll_headers(phone)
+                )
+                if status != 200 or not headers.get("etag"):
+                    raise Unplayable(
+                        f"the first poll GET {phone.poll} answered {status} "
+                        f"with ETag {headers.get('etag')!r}: {body[:300]!r}"
+                    )
+                phone.etag = headers["etag"]
+            except Failed as failure:
+                raise Unplayable(
+                    f"opening a phone of match {phone.table.match}: {failure}"
+                ) from None
+            finally:
+                connection.close()
+
+    await asyncio.gather(
+        *(open_one(phone) for table in tables for phone in table.phones if phone.poll is None)
+    )

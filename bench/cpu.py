@@ -1,0 +1,38 @@
+"""Who used the CPUs during a step: the client, the server, the rest of the machine.
+
+A server that holds fewer tables on a busy machine is not slower; the bench says how
+busy the machine was, from Linux's /proc (zeros elsewhere).
+"""
+
+import os
+
+
+def cpu_now(servers):
+    """CPU seconds so far: (this process, the server processes with all their
+    descendants, the whole machine busy). Linux's /proc; zeros elsewhere."""
+    try:
+        with open("/proc/stat") as file:
+            values = [int(x) for x in file.readline().split()[1:9]]
+    except OSError:
+        return 0.0, 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    machine = sum(values) - values[3] - values[4]  # all but idle and iowait
+    parents, used = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    text = file.read()
+            except OSError:  # gone meanwhile
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            parents[int(entry)] = int(fields[1])
+            used[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
+    tree = {pid for pid in servers if pid in used}
+    while True:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        if not more:
+            break
+        tree |= more
+    tree.discard(os.getpid())
+    return used.get(os.getpid(), 0) / tick, sum(used[pid] for pid in tree) / tick, machine / tick

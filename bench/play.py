@@ -1,0 +1,167 @@
+"""One step of the tables mix: every table plays for a while, and what it cost is timed.
+
+Each phone polls its sheet every POLL_EVERY seconds with the ETag it holds (304 while
+nothing changed, the new fragment and ETag after a change), and every ENTRY_EVERY
+seconds a table one phone of the side whose turn it is enters 0 games through the API:
+ties, deal after deal, so the rubber never ends. Phones and tables start at random
+offsets so they never act in step. Every request is timed by kind (poll-304, poll-200,
+entry); what went wrong is counted, warm-up included.
+"""
+
+import asyncio
+import json
+import random
+import time
+import uuid
+
+from bench.client import Connection, Failed, poll_headers
+from bench.cpu import cpu_now
+
+POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
+ENTRY_EVERY = 30.0  # s per table
+
+
+async def play(port, tables, warmup, duration, seed, servers=()):
+    """Every table plays for warmup + duration seconds; what started in the last
+    ``duration`` seconds is measured."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    counters = {"connections": 0, "reconnects": 0}
+    connections = {id(phone): Connection(port, counters) for t in tables for phone in t.phones}
+    latencies = {"poll-304": [], "poll-200": [], "entry": []}
+    problems = {}  # what went wrong (status or failure) -> how many, measured or not
+    measured = {"polls": 0, "bad": 0, "failed": 0, "late": []}
+    begin = loop.time() + 0.2
+    start, end = begin + warmup, begin + warmup + duration
+
+    def problem(what):
+        problems[what] = problems.get(what, 0) + 1
+
+    async def phone_loop(phone):
+        connection = connections[id(phone)]
+        tick = begin + rng.uniform(0, POLL_EVERY)  # phones don't poll in step
+        while tick < end:
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+            counted = tick >= start
+            async with connection.lock:
+                sent = time.perf_counter()
+                if counted:
+                    measured["polls"] += 1
+                    measured["late"].append(loop.time() - tick)
+                try:
+                    status, headers, _body = await connection.request(
+                        "GET", phone.poll, poll_headers(phone)
+                    )
+                except Failed as failure:
+                    status, headers = None, {}
+                    problem(f"poll: {failure}")
+                took = time.perf_counter() - sent
+            if status == 304:
+                kind = "poll-304"
+            elif status == 200 and headers.get("etag"):
+                kind = "poll-200"
+                phone.etag = headers["etag"]
+            else:
+                kind = None
+                if status is not None:
+                    problem(f"poll: {status}")
+            if counted:
+                if kind:
+                    latencies[kind].append(took)
+                else:
+                    measured["bad" if status else "failed"] += 1
+                    latencies.setdefault("failed", []).append(took)
+            tick += POLL_EVERY
+            while tick < loop.time():  # a poll still going at the next tick: htmx drops it
+                tick += POLL_EVERY
+
+    async def table_loop(table):
+        when = begin + rng.uniform(0, ENTRY_EVERY)  # tables don't enter in step
+        while when < end:
+            await asyncio.sleep(max(0.0, when - loop.time()))
+            # Ties: 0 for side a, then 0 for side b. A deal a minute, so a table reaches
+            # the sheet's most deals (rules.MAX_DEALS, 99) only after some 100 minutes.
+            side = "ab"[table.step % 2]
+            phone = rng.choice([phone for phone in table.phones if phone.side == side])
+            connection = connections[id(phone)]
+            body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
+            headers = {
+                "Authorization": f"Token {phone.token}",
+                "Content-Type": "application/json",
+                # A fresh key with every tap, as the phones send (the same on a resend).
+                "Idempotency-Key": uuid.uuid4().hex,
+            }
+            path = f"/api/matches/{table.match}/entries/"
+            async with connection.lock:
+                sent = time.perf_counter()
+                try:
+                    status, _headers, answer = await connection.request("POST", path, headers, body)
+                except Failed as failure:
+                    status, answer = None, b""
+                    problem(f"entry: {failure}")
+                took = time.perf_counter() - sent
+            if status == 201:
+                table.step = entered(json.loads(answer))
+            else:
+                if status is not None:
+                    problem(f"entry: {status} {answer[:120]!r}")
+                await resync(port, table, phone)
+            if when >= start:
+                if status == 201:
+                    latencies["entry"].append(took)
+                else:
+                    measured["bad" if status else "failed"] += 1
+                    latencies.setdefault("failed", []).append(took)
+            when += ENTRY_EVERY
+
+    tasks = [phone_loop(phone) for table in tables for phone in table.phones]
+    tasks += [table_loop(table) for table in tables]
+    cpu = {}
+
+    async def cpu_meter():  # who used the CPUs over the measured seconds
+        await asyncio.sleep(max(0.0, start - loop.time()))
+        cpu["start"] = time.perf_counter(), *cpu_now(servers)
+        await asyncio.sleep(max(0.0, end - loop.time()))
+        cpu["end"] = time.perf_counter(), *cpu_now(servers)
+
+    await asyncio.gather(cpu_meter(), *tasks)
+    for connection in connections.values():
+        connection.close()
+    wall = cpu["end"][0] - cpu["start"][0]
+    (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
+    client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))
+    return {
+        "tables": len(tables),
+        "seconds": duration,
+        "latencies": latencies,
+        "polls": measured["polls"],
+        "late": measured["late"],
+        "bad": measured["bad"],
+        "failed": measured["failed"],
+        "problems": problems,
+        "client_cpu": client,  # in cores
+        "server_cpu": server,
+        "other_cpu": max(0.0, machine - client - server),  # the rest of the machine
+        **counters,
+    }
+
+
+def entered(match):
+    """How many cells of the sheet are filled, from the API's view of the match."""
+    return sum((deal["a"] is not None) + (deal["b"] is not None) for deal in match["deals"])
+
+
+async def resync(port, table, phone):
+    """After a refused or lost entry, where the table's sheet really is (not measured, and
+    on a connection of its own: the phone's may be polling meanwhile)."""
+    connection = Connection(port, {"connections": 0, "reconnects": 0})
+    try:
+        status, _headers, answer = await connection.request(
+            "GET", f"/api/matches/{table.match}/", {"Authorization": f"Token {phone.token}"}
+        )
+    except Failed:
+        return
+    finally:
+        connection.close()
+    if status == 200:
+        table.step = entered(json.loads(answer))

@@ -1,0 +1,143 @@
+"""What the bench prints: the ratio runs' table, and the tables mix's steps and result.
+
+Figures go in columns a reader can compare down the page; every verdict says why.
+"""
+
+from bench.play import ENTRY_EVERY, POLL_EVERY
+from bench.stack import WORKERS
+
+
+def percentile(values, p):
+    """The p-th percentile of durations in seconds, in milliseconds (nan for none)."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))] * 1000
+
+
+# The ratio runs ----------------------------------------------------------------------
+
+
+def ratios(rounds, controls, goals):
+    """Each target's median round against the control and its goal, and how much the
+    control itself moved over the run."""
+    print(f"{'target':<12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'control':>9}{'ratio':>8}"
+          f"{'rounds':>15}{'goal':>7}  result")  # fmt: skip
+    first = controls[0]
+    print(f"{'control':<12}{first['rps']:>9.0f}{first['p50_ms']:>9.2f}{first['p99_ms']:>9.2f}")
+    for name, results in rounds.items():
+        every = sorted(result["ratio"] for result in results)
+        median = sorted(results, key=lambda result: result["ratio"])[len(results) // 2]
+        goal = goals[name]
+        verdict = "met" if median["ratio"] >= goal else "MISSED"
+        errors = sum(result["errors"] for result in results)
+        bad = sum(result["bad"] for result in results)
+        if errors or bad:
+            verdict += f" ({errors} errors, {bad} 4xx/5xx)"
+        spread = f"{every[0]:.2f}-{every[-1]:.2f}"
+        print(
+            f"{name:<12}{median['rps']:>9.0f}{median['p50_ms']:>9.2f}{median['p99_ms']:>9.2f}"
+            f"{median['control']:>9.0f}{median['ratio']:>8.2f}{spread:>15}{goal:>7}  {verdict}"
+        )
+    rates = [control["rps"] for control in controls]
+    print(
+        f"\nThe control ran {len(rates)} times, between {min(rates):.0f} and {max(rates):.0f} "
+        "req/s. Each ratio is against the mean of the control runs just before and after "
+        "it; the median round is shown, with the range over all rounds."
+    )
+
+
+# The tables mix ----------------------------------------------------------------------
+
+
+def tables_plan(args):
+    """What a step is and what held means, then the steps' column heads."""
+    print(
+        f"\nTables: 4 phones a table polling every {POLL_EVERY:g} s, an entry every "
+        f"{ENTRY_EVERY:g} s a table; {args.tables_warmup:g} s warm-up + "
+        f"{args.tables_duration:g} s measured a step; held = p99 < {args.tables_p99:g} ms, "
+        f"no errors, the client within 10% of the ideal poll rate; "
+        f"search within {args.tables_budget:g} s\n",
+        flush=True,
+    )
+    print(f"{'':>58}{'CPU (cores)':^20}")
+    print(f"{'tables':>7}{'make s':>7}{'polls/s':>9}{'ideal':>7}{'req/s':>8}{'p50 ms':>8}"
+          f"{'p99 ms':>8}{'errors':>7}{'client':>7}{'server':>7}{'others':>7}  result")  # fmt: skip
+
+
+def tables_step(count, making, result):
+    """One step's line: ``making`` is the seconds its new tables took to make and open."""
+    total = sum(len(values) for values in result["latencies"].values())
+    print(
+        f"{count:>7}{making:>7.0f}{result['poll_rate']:>9.0f}"
+        f"{result['ideal_rate']:>7.0f}"
+        f"{total / result['seconds']:>8.0f}{result['p50_ms']:>8.1f}{result['p99_ms']:>8.1f}"
+        f"{result['errors']:>7}{result['client_cpu']:>7.2f}{result['server_cpu']:>7.2f}"
+        f"{result['other_cpu']:>7.2f}  {result['verdict']}",
+        flush=True,
+    )
+
+
+def tables_result(results, held, failed, stop, args, threads, seconds):
+    """The most tables held (or none) and, at that step, each kind of request."""
+    print()
+    if held is None:
+        smallest = min(results)
+        print(
+            f"Tables held with p99 < {args.tables_p99:g} ms: none ({WORKERS} workers x {threads} "
+            f"threads); even {smallest} tables: {results[smallest]['verdict']}"
+        )
+        shown = smallest
+    else:
+        if failed:
+            bound = f", {failed} not"
+        elif stop == "budget":
+            bound = ", more not tried within --tables-budget"
+        else:
+            bound = f", the most tried (--tables-max {args.tables_max})"
+        print(
+            f"Tables held with p99 < {args.tables_p99:g} ms: {held}{bound} "
+            f"({WORKERS} workers x {threads} threads; steps {', '.join(map(str, results))}; "
+            f"{seconds:.0f} s)"
+        )
+        shown = held
+    result = results[shown]
+    print(f"At {shown} tables, the {result['seconds']:g} s measured:")
+    print(f"{'kind':<12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'requests':>10}")
+    everything = []
+    for kind, values in result["latencies"].items():
+        everything += values
+        print(
+            f"{kind:<12}{len(values) / result['seconds']:>9.1f}{percentile(values, 50):>9.2f}"
+            f"{percentile(values, 99):>9.2f}{len(values):>10}"
+        )
+    print(
+        f"{'all':<12}{len(everything) / result['seconds']:>9.1f}{percentile(everything, 50):>9.2f}"
+        f"{percentile(everything, 99):>9.2f}{len(everything):>10}"
+    )
+    late = percentile(result["late"], 99)
+    print(
+        f"Answers other than 2xx/304: {result['bad']}; requests with no answer: "
+        f"{result['failed']}.\n"
+        f"Client: {result['poll_rate']:.1f} polls/s sent of {result['ideal_rate']:.1f} ideal "
+        f"({result['poll_rate'] / result['ideal_rate']:.0%}), p99 {late:.1f} ms late on its "
+        f"schedule; {result['connections']} connections opened, {result['reconnects']} "
+        "requests sent again on a new one when the server had closed an idle one.\n"
+        f"CPU: server (gunicorn, and PostgreSQL when the bench started it) "
+        f"{result['server_cpu']:.2f} cores, client {result['client_cpu']:.2f}, "
+        f"the rest of the machine {result['other_cpu']:.2f}."
+    )
+    busy = max(step["other_cpu"] for step in results.values())
+    if busy > 0.2:
+        print(
+            f"The machine was busy with other work (up to {busy:.2f} cores in a step): "
+            "the tables held are fewer than on a quiet machine."
+        )
+    problems = {}
+    for step in results.values():
+        for what, how_many in step["problems"].items():
+            problems[what] = problems.get(what, 0) + how_many
+    if problems:
+        print("What went wrong over all steps (warm-ups included):")
+        for what, how_many in sorted(problems.items(), key=lambda item: -item[1])[:10]:
+            print(f"  {how_many:>6}  {what}")
