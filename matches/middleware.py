@@ -6,6 +6,8 @@ from django.http import Http404
 from django.urls import get_resolver, get_urlconf
 from django.utils.cache import patch_cache_control
 
+from . import outage
+
 # Every script and style is a static file of our own, so nothing inline is
 # allowed to run: an injected <script> or onclick= does nothing. htmx's own
 # indicator styles are off (see base.html's htmx-config).
@@ -57,14 +59,16 @@ def private_answers(get_response):
     return middleware
 
 
-class RefusalsInPlace:
-    """Middleware: a view's 404 is answered by the site's own handler, DEBUG on or off.
+class ViewRefusals:
+    """Middleware: what a view raises that is no fault of the code, answered the site's
+    way whatever DEBUG says.
 
-    With DEBUG on, Django answers an ``Http404`` raised in a view with its page of URL
-    patterns, which htmx would swap into a box beside the keys (or a phone would show
-    whole) where a player expects the sentence production gives. Here the URLconf's
-    ``handler404`` says it in every configuration; Django's technical page stays for a
-    path no URL pattern matches, which is where a developer wants it."""
+    A 404: with DEBUG on, Django answers an ``Http404`` raised in a view with its page of
+    URL patterns, which htmx would swap into a box beside the keys (or a phone would
+    show whole) where a player expects the sentence production gives; here the
+    URLconf's ``handler404`` says it in every configuration (Django's technical page
+    stays for a path no URL pattern matches, where a developer wants it). A database
+    out of reach: 503, "try again in a moment" (``outage.answer``)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -76,4 +80,6 @@ class RefusalsInPlace:
         if isinstance(exception, Http404):
             handler = get_resolver(get_urlconf()).resolve_error_handler(404)
             return handler(request, exception)
+        if isinstance(exception, outage.UNREACHABLE):
+            return outage.answer(request, exception)
         return None

@@ -6,7 +6,7 @@ API answers JSON with ``detail`` and ``Retry-After``, people get a small page
 saying so, and the log gets one line a request naming the cause, not a traceback
 each.
 
-Two ways in. ``DatabaseOutage.process_exception`` answers for the views: the
+Two ways in. The views' middleware (``middleware.ViewRefusals``) answers for them: the
 session, the signed-in person and the messages are read lazily, in the view, so
 a failure to read them lands there too (DRF leaves these errors to Django, as
 its own exception handler does). A middleware that reads the database itself
@@ -53,21 +53,6 @@ def answer(request, error):
         request=request,
     )
     return response
-
-
-class DatabaseOutage:
-    """Middleware: a view that could not reach the database answers 503."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_exception(self, request, exception):
-        if isinstance(exception, UNREACHABLE):
-            return answer(request, exception)
-        return None
 
 
 def server_error(request):
