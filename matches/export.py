@@ -19,9 +19,10 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext, pgettext_lazy
 
 from . import rules
-from . import serializers as s
+from .api.readings import MatchSerializer, NightSerializer
 from .models import Match, Night
 from .sheet import read
+from .summaries import read_night
 
 # The order is fixed, whatever the language: redeal came last when it was added, so
 # the columns before it kept their places, and the outcome comes after it.
@@ -153,7 +154,7 @@ def csv_file(matches) -> bytes:
 
 def match_json(match):
     """The body of GET /api/matches/{id}/ as the watch link shows it (no tokens)."""
-    return s.MatchSerializer(read(match, watching=True)).data
+    return MatchSerializer(read(match, watching=True)).data
 
 
 def nights_with_rubbers(nights):
@@ -163,7 +164,7 @@ def nights_with_rubbers(nights):
 
 def night_json(night):
     """The body of GET /api/nights/{id}/."""
-    return s.NightSerializer(s.night_reading(night)).data
+    return NightSerializer(read_night(night)).data
 
 
 def personal_data(user):

@@ -6,7 +6,8 @@ host without a seat, and anyone watching, see the pairs' names instead.
 
 ``read`` takes a match loaded by ``Match.objects.for_sheet()``; it adds a query
 to say what undo would take back, and one for the open requests for a seat,
-each only for someone who may act in the match.
+each only for someone who may act in the match. The readings beside it (a rubber in a
+list, a request for a seat, a history, a night) are in ``summaries.py``.
 """
 
 from dataclasses import dataclass, field
@@ -80,6 +81,11 @@ class Row:
     def cell(self, side) -> Cell:
         return next(cell for cell in self.cells if cell.side == side)
 
+    @property
+    def by_side(self) -> dict[str, Cell]:
+        """The cells by side (a, b), whatever the viewer's order."""
+        return {cell.side: cell for cell in self.cells}
+
 
 @dataclass(frozen=True)
 class Undo:
@@ -108,17 +114,28 @@ class Undo:
             "number": self.deal,
         }
 
+    @property
+    def column(self) -> str | None:
+        """The side whose column the entry is in; None for a redeal, in neither."""
+        return self.side or None
+
 
 @dataclass(frozen=True)
-class SeatAsked:
-    """Someone asking for a held seat back: the table sees it until it is answered."""
+class SeatRequestLine:
+    """A request for a seat back: which seat, by its name, who asks and when."""
 
     id: int
     seat: str
     name: str  # the seat's name
     asker: str  # the name the asker goes by
-    held: bool  # someone holds the seat now (else it was freed meanwhile)
     created: object
+
+
+@dataclass(frozen=True)
+class SeatAsked(SeatRequestLine):
+    """Someone asking for a held seat back: the table sees it until it is answered."""
+
+    held: bool  # someone holds the seat now (else it was freed meanwhile)
 
 
 @dataclass(frozen=True)
@@ -137,7 +154,14 @@ class Note:
 
 @dataclass
 class Sheet:
-    match: Match
+    match: Match  # for the templates' links; what is shown is in the values below
+    id: int
+    night: int
+    created: object
+    target: int
+    direction: str
+    first_dealer: str
+    ended_at: object
     version: int
     status: str
     winner: str | None
@@ -159,6 +183,8 @@ class Sheet:
     next: int | None  # the next rubber of the night, once started (this one is closed)
     may_follow: bool  # the viewer may open the next rubber (they sit or host there)
     redeal_rule: str  # after a redeal: the next player deals, or the same one (melar)
+    join_token: str | None  # the night's links: the host's alone, None for anyone else
+    watch_token: str | None
     seat_requests: list[SeatAsked] = field(default_factory=list)  # for the host and members
     crosses_text: str = ""
     labels: dict[str, str] = field(default_factory=dict)
@@ -202,6 +228,11 @@ class Sheet:
 
     def side(self, side) -> Side:
         return next(view for view in self.sides if view.side == side)
+
+    @property
+    def by_side(self) -> dict[str, Side]:
+        """The sides by name (a, b), whatever the viewer's order."""
+        return {view.side: view for view in self.sides}
 
     @property
     def winner_side(self) -> Side | None:
@@ -254,6 +285,11 @@ def describe(sides: list[Side], pending: int, marks) -> str:
     return ". ".join(capfirst(sentence) for sentence in words) + "."
 
 
+def seat_views(seats, side) -> list[SeatView]:
+    """The seats of ``side``, in order, with who holds each."""
+    return [SeatView(seat.position, seat.name, seat.user_id) for seat in seats if seat.side == side]
+
+
 def names_of(match: Match) -> dict[int, str]:
     """Who entered what, by name: ``Match.names``, and an account's own name for
     anyone else whose entries are on the sheet (one query, only if there is one)."""
@@ -304,11 +340,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
                 side=side,
                 label=labels[side],
                 names=pairs[side],
-                seats=[
-                    SeatView(seat.position, seat.name, seat.user_id)
-                    for seat in seats
-                    if seat.side == side
-                ],
+                seats=seat_views(seats, side),
                 games=games[side],
                 winner=won,
                 flag=won and "bandeira" in marks,
@@ -389,6 +421,13 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     leader = match.leader(current) if current else None
     return Sheet(
         match=match,
+        id=match.pk,
+        night=match.night_id,
+        created=match.created,
+        target=match.target,
+        direction=match.direction,
+        first_dealer=match.first_dealer,
+        ended_at=match.ended_at,
         version=match.version,
         status=match.status,
         winner=match.winner or None,
@@ -410,6 +449,8 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         next=following.pk if following else None,
         may_follow=bool(following and acting and following.can_see(user)),
         redeal_rule=match.redeal_rule,
+        join_token=match.join_token if hosting else None,
+        watch_token=match.watch_token if hosting else None,
         seat_requests=seat_requests,
         crosses_text=describe(sides, pending, marks),
         labels=labels,

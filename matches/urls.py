@@ -5,6 +5,8 @@ from . import converters  # noqa: F401  (registers the path converters)
 from .views import accounts, home, looking_back, offline, playing, seats, sheet
 
 CSV, JSON = {"format": "csv"}, {"format": "json"}
+# The host frees a seat, or makes a link for it: one view, told which.
+FREE, LINK = {"change": "free"}, {"change": "link"}
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -32,10 +34,8 @@ urlpatterns = [
     ),
     path("matches/<id:pk>/invite/", seats.invite, name="invite"),
     path("matches/<id:pk>/renew/", seats.renew, name="renew"),
-    path("matches/<id:pk>/seats/<seat:position>/free/", seats.free_seat, name="free_seat"),
-    path(
-        "matches/<id:pk>/seats/<seat:position>/link/", seats.make_seat_link, name="seat_link_make"
-    ),
+    path("matches/<id:pk>/seats/<seat:position>/free/", seats.change_seat, FREE, name="free_seat"),
+    path("matches/<id:pk>/seats/<seat:position>/link/", seats.change_seat, LINK, name="make_link"),
     path(
         "matches/<id:pk>/seat-requests/<id:request_id>/",
         seats.answer_seat_request,

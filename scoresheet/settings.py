@@ -244,7 +244,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "EXCEPTION_HANDLER": "matches.api.exception_handler",
+    "EXCEPTION_HANDLER": "matches.api.base.exception_handler",
     # The API speaks JSON; the pages post their own forms, and /api/docs/ is the
     # page for trying the API (the browsable API's inline script breaks under the CSP).
     "DEFAULT_PARSER_CLASSES": ["matches.parsers.JSONParser"],
@@ -267,8 +267,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SideEnum": "matches.values.SIDES",
         "SeatEnum": "matches.values.SEATS",
-        "MatchStatusEnum": "matches.serializers.STATUS_CHOICES",
-        "SeatRequestStatusEnum": "matches.serializers.SEAT_REQUEST_STATUSES",
+        "MatchStatusEnum": "matches.api.fields.STATUS_CHOICES",
+        "SeatRequestStatusEnum": "matches.summaries.SEAT_REQUEST_STATUSES",
     },
     # Swagger UI from the installed package, so /api/docs/ works offline.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -1,6 +1,9 @@
-"""Helpers for the page tests: a browser as one of the cast, with or without htmx."""
+"""Helpers for the page tests: a browser as one of the cast, with or without htmx; and,
+in a real browser, the sheet's poll."""
 
+import json
 import re
+from html import unescape
 
 from django.test import Client
 
@@ -39,3 +42,28 @@ def messages_of(response):
 def shown(response):
     """The body without its CSRF tokens: 64 random letters may spell a name by chance."""
     return re.sub(r"[A-Za-z0-9]{64}", "", text(response))
+
+
+def poll_in(response):
+    """The poll a sheet page sets going, as htmx reads it from the page: its URL, and
+    the If-None-Match it sends (the ETag of the sheet the page shows)."""
+    poll = re.search(r"<div hidden data-poll\b[^>]*>", markup(response)).group(0)
+    url = unescape(re.search(r'hx-get="([^"]*)"', poll).group(1))
+    headers = json.loads(unescape(re.search(r'hx-headers="([^"]*)"', poll).group(1)))
+    return url, headers["If-None-Match"]
+
+
+# The poll of a sheet page or of a watch screen, in a real browser (Playwright).
+POLL = re.compile(r"/(matches/\d+|watch/[^/]+)/sheet/\?")
+
+
+def polls_answered(page, count=3, url=POLL):
+    """Wait until the page's poll has been answered ``count`` more times: the answers
+    (Playwright's responses), in order. Waits on the polls themselves, not on a time
+    they might take."""
+    answers = []
+    for _ in range(count):
+        with page.expect_response(lambda response: url.search(response.url)) as answer:
+            pass
+        answers.append(answer.value)
+    return answers

@@ -49,7 +49,9 @@ def test_night_lists_its_rubbers_in_order_with_the_tally(api_as, match, ana, ze)
 def test_outsider_gets_404_and_anonymous_401(api_as, match, olga):
     response = api_as(olga).get(f"/api/nights/{match.night_id}/")
     assert response.status_code == 404
-    assert response.json() == {"detail": "There is no such night, or you can't see it."}
+    assert response.json() == {
+        "detail": "There is nothing here, or it is not yours to see. Is it your match? Log in."
+    }
     assert api_as().get(f"/api/nights/{match.night_id}/").status_code == 401
 
 

@@ -2,7 +2,7 @@
 
 from matches.models import Match
 
-from .pages import HTMX, browser, messages_of, text
+from .pages import HTMX, browser, messages_of, text, words
 
 
 def test_the_confirm_page_asks_first_without_changing_anything(match, maria):
@@ -15,7 +15,7 @@ def test_the_confirm_page_asks_first_without_changing_anything(match, maria):
 
 
 def test_the_sheets_end_button_confirms_with_htmx_and_falls_back_to_the_page(match, maria):
-    page = text(browser(maria).get(f"/matches/{match.pk}/"))
+    page = words(browser(maria).get(f"/matches/{match.pk}/"))
 
     assert (
         f'<form method="get" action="/matches/{match.pk}/end/" hx-post="/matches/{match.pk}/end/"'

@@ -6,7 +6,7 @@ person again, so the history and every tally show them once."""
 from django.conf import settings
 
 from matches.models import Match, User
-from matches.standings import standings
+from matches.standings import standings, tally
 
 from .nights import play
 from .pages import HTMX, browser, text
@@ -135,8 +135,8 @@ def test_the_standings_show_a_guest_back_on_a_new_browser_once(match, ana, rui, 
     browser().post(f"/seat/{following.pk}/a2/{seat.link_token}/")  # his new phone
     play(following, ana, ("b", 4, "sweep"))
 
-    tally = match.night.tally()
-    assert [player.name for player in tally["players"]].count("Rui") == 1
+    counted = tally(match.night.rubbers())
+    assert [player.name for player in counted["players"]].count("Rui") == 1
     players = standings(Match.objects.played_by(ana)).players
     assert [player.name for player in players].count("Rui") == 1
 

@@ -1,9 +1,11 @@
-"""Night.tally(): per pair and per player, on hand-made nights with known answers."""
+"""A night's tally (standings.tally): per pair and per player, on hand-made nights with known
+answers."""
 
 import pytest
 
 from matches import rules
 from matches.models import Match, Night
+from matches.standings import tally
 
 SWAP_PARTNERS = {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
 CHANGE_SIDES = {"a1": "b1", "a2": "b2", "b1": "a1", "b2": "a2"}
@@ -38,7 +40,7 @@ def night(match, ana, ze):
 
 
 def test_pairs_are_counted_whichever_side_they_sat_on(night):
-    pairs = night.tally()["pairs"]
+    pairs = tally(night.rubbers())["pairs"]
     assert [pair.name for pair in pairs] == ["Ana & Rui", "Rui & Maria", "Ana & Zé", "Zé & Maria"]
     ana_rui = standing(pairs, "Ana & Rui")
     assert (ana_rui.rubbers, ana_rui.won, ana_rui.games) == (2, 2, 8)
@@ -53,7 +55,7 @@ def test_pairs_are_counted_whichever_side_they_sat_on(night):
 
 
 def test_players_add_up_every_rubber_they_sat_in(night, ana, rui):
-    players = night.tally()["players"]
+    players = tally(night.rubbers())["players"]
     assert [player.name for player in players] == ["Rui", "Ana", "Maria", "Zé"]
     rui_row = standing(players, "Rui")
     assert rui_row.user == rui.pk
@@ -75,41 +77,41 @@ def test_a_sheet_kept_by_the_host_alone_counts_players_by_seat_name(ana):
     play(first, ana, ("b", 2), ("b", 2))
     second = first.rematch(ana, CHANGE_SIDES)  # Nuno & Inês now on side a
     play(second, ana, ("a", 1), ("b", 4))
-    tally = first.night.tally()
-    nuno_ines = standing(tally["pairs"], "Nuno & Inês")
+    counted = tally(first.night.rubbers())
+    nuno_ines = standing(counted["pairs"], "Nuno & Inês")
     assert (nuno_ines.rubbers, nuno_ines.won, nuno_ines.games) == (2, 1, 5)
-    assert standing(tally["players"], "Rita").user is None
-    assert standing(tally["players"], "Rita").won == 1
-    assert len(tally["players"]) == 4
+    assert standing(counted["players"], "Rita").user is None
+    assert standing(counted["players"], "Rita").won == 1
+    assert len(counted["players"]) == 4
 
 
 def test_a_rubber_still_in_play_counts_its_games_but_no_win(match, ana):
     play(match, ana, ("a", 2))
-    tally = match.night.tally()
-    assert standing(tally["pairs"], "Ana & Rui").games == 2
-    assert standing(tally["pairs"], "Ana & Rui").won == 0
+    counted = tally(match.night.rubbers())
+    assert standing(counted["pairs"], "Ana & Rui").games == 2
+    assert standing(counted["pairs"], "Ana & Rui").won == 0
 
 
 def test_tally_queries_stay_flat_as_the_night_grows(match, ana, django_assert_num_queries):
     night = match.night
     with django_assert_num_queries(2):
-        night.tally()
+        tally(night.rubbers())
     previous = match
     for _ in range(10):
         play(previous, ana, ("a", 4))
         previous = previous.rematch(ana)
     night = Night.objects.get(pk=night.pk)
     with django_assert_num_queries(2):
-        tally = night.tally()
-    assert standing(tally["pairs"], "Ana & Rui").won == 10
+        counted = tally(night.rubbers())
+    assert standing(counted["pairs"], "Ana & Rui").won == 10
 
 
 def test_a_tie_counts_nothing_and_the_bandeira_after_it_counts_what_was_entered(match, ana):
     play(match, ana, ("a", 0), ("b", 0), ("b", 5, "sweep"))
     assert (match.games_a, match.games_b, match.marks) == (0, 5, ["bandeira"])
-    tally = match.night.tally()
-    ze_maria = standing(tally["pairs"], "Zé & Maria")
+    counted = tally(match.night.rubbers())
+    ze_maria = standing(counted["pairs"], "Zé & Maria")
     # One deal scored, so 5–0 is a bandeira but not a shutout (that takes two deals or more).
     assert (ze_maria.won, ze_maria.games, ze_maria.bandeiras, ze_maria.shutouts) == (1, 5, 1, 0)
-    ana_rui = standing(tally["pairs"], "Ana & Rui")
+    ana_rui = standing(counted["pairs"], "Ana & Rui")
     assert (ana_rui.rubbers, ana_rui.won, ana_rui.games, ana_rui.bandeiras) == (1, 0, 0, 0)

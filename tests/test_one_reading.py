@@ -1,5 +1,5 @@
 """One reading, many renderings: the pages and the API show the same names and
-refuse the same bad input with the same message."""
+refuse the same bad input, and say the same refusals, in the same words."""
 
 from html import unescape
 
@@ -129,3 +129,91 @@ def test_the_same_bad_input_gets_the_same_message_on_the_page_and_in_the_api(
     detail = api.json()["detail"]
     assert detail in page_message(page)
     assert User.objects.filter(is_guest=True).count() == 0
+
+
+# Each refusal: what leads to it, then how a page and the API each meet it.
+
+
+def a_dead_watch_link(match, ana, olga, api):
+    old = match.watch_token
+    match.renew_links(ana)
+    return (
+        lambda: browser().get(f"/watch/{old}/"),
+        lambda: api().get(f"/api/watch/{old}/"),
+    )
+
+
+def a_dead_join_link(match, ana, olga, api):
+    old = match.join_token
+    match.renew_links(ana)
+    body = {"token": old, "seat": "b1"}
+    return (
+        lambda: browser(olga).get(f"/join/{old}/"),
+        lambda: api(olga).post(f"/api/matches/{match.pk}/join/", body, format="json"),
+    )
+
+
+def a_dead_link_for_a_seat(match, ana, olga, api):
+    body = {"token": "not-the-token"}
+    return (
+        lambda: browser(olga).get(f"/seat/{match.pk}/a2/not-the-token/"),
+        lambda: api(olga).post(f"/api/matches/{match.pk}/seats/a2/claim/", body, format="json"),
+    )
+
+
+def a_missing_match(match, ana, olga, api):
+    return (
+        lambda: browser(ana).get("/matches/999999/"),
+        lambda: api(ana).get("/api/matches/999999/"),
+    )
+
+
+def someone_elses_match(match, ana, olga, api):
+    return (
+        lambda: browser(olga).get(f"/matches/{match.pk}/"),
+        lambda: api(olga).get(f"/api/matches/{match.pk}/"),
+    )
+
+
+def a_missing_night(match, ana, olga, api):
+    return (
+        lambda: browser(ana).get("/nights/999999/"),
+        lambda: api(ana).get("/api/nights/999999/"),
+    )
+
+
+def an_undo_in_a_closed_rubber(match, ana, olga, api):
+    """Once the next rubber has started, nothing in this one is undone."""
+    match.record(ana, deal=1, side="a", games=4, sweep=True)
+    match.rematch(ana)
+    return (
+        lambda: browser(ana).post(f"/matches/{match.pk}/undo/", {}, **HTMX),
+        lambda: api(ana).post(f"/api/matches/{match.pk}/undo/", {}, format="json"),
+    )
+
+
+REFUSALS = [
+    a_dead_watch_link,
+    a_dead_join_link,
+    a_dead_link_for_a_seat,
+    a_missing_match,
+    someone_elses_match,
+    a_missing_night,
+    an_undo_in_a_closed_rubber,
+]
+
+
+@pytest.mark.parametrize("refusal", REFUSALS, ids=lambda refusal: refusal.__name__)
+def test_the_same_refusal_is_said_in_the_same_words_on_the_page_and_in_the_api(
+    refusal, match, ana, api_as, db
+):
+    olga = make_user("olga", "Olga")
+    on_the_page, in_the_api = refusal(match, ana, olga, api_as)
+    version = Match.objects.get(pk=match.pk).version
+
+    page = on_the_page()
+    api = in_the_api()
+
+    assert api.status_code == page.status_code, api.content
+    assert api.json()["detail"] in page_message(page)
+    assert Match.objects.get(pk=match.pk).version == version

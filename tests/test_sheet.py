@@ -3,13 +3,16 @@
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
+from matches import conditional
 from matches.models import Match
 
 from .conftest import SEAT_NAMES
-from .pages import HTMX, browser, text
+from .pages import HTMX, browser, poll_in, text, words
 
 
 def sheet_of(user, match):
@@ -283,28 +286,32 @@ def test_revoke_notes_are_listed_with_withdraw_for_author_and_host(match, ana, r
 
 
 def test_the_fragment_polls_with_its_etag(match, ana):
-    page = sheet_of(ana, match)
-    etag = f"{match.version}-u{ana.pk}-en"
+    response = browser(ana).get(f"/matches/{match.pk}/")
+    url, etag = poll_in(response)
 
-    assert f'hx-get="/matches/{match.pk}/sheet/?t=' in page
-    assert f'hx-headers="{{&quot;If-None-Match&quot;: &quot;\\&quot;{etag}\\&quot;&quot;}}"' in page
-    assert f'data-version="{match.version}"' in page
+    assert url.startswith(f"/matches/{match.pk}/sheet/?t=")
+    assert etag == response["ETag"]
+    assert f'data-version="{match.version}"' in text(response)
 
 
 def test_the_poll_answers_the_fragment_with_an_etag(match, ana):
-    response = browser(ana).get(f"/matches/{match.pk}/sheet/", **HTMX)
+    client = browser(ana)
+    url, etag = poll_in(client.get(f"/matches/{match.pk}/"))
+
+    response = client.get(url, **HTMX)
 
     assert response.status_code == 200
     assert text(response).lstrip().startswith('<section id="sheet"')
     assert "<html" not in text(response)
-    assert response["ETag"] == f'"{match.version}-u{ana.pk}-en"'
+    assert response["ETag"] == etag  # the page's: nothing changed since
     assert "no-cache" in response["Cache-Control"]
 
 
 def test_the_poll_answers_304_while_nothing_changed(match, ana):
-    etag = f'"{match.version}-u{ana.pk}-en"'
+    client = browser(ana)
+    url, etag = poll_in(client.get(f"/matches/{match.pk}/"))
 
-    response = browser(ana).get(f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag, **HTMX)
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
 
     assert response.status_code == 304
     assert response.content == b""
@@ -312,31 +319,87 @@ def test_the_poll_answers_304_while_nothing_changed(match, ana):
 
 
 def test_the_poll_answers_200_after_a_change(match, ana, ze):
-    etag = f'"{match.version}-u{ana.pk}-en"'
+    client = browser(ana)
+    url, etag = poll_in(client.get(f"/matches/{match.pk}/"))
     match.record(ze, deal=1, side="b", games=1)
 
-    response = browser(ana).get(f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag, **HTMX)
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
 
     assert response.status_code == 200
-    assert response["ETag"] == f'"{match.version}-u{ana.pk}-en"' != etag
+    assert response["ETag"] != etag
+    assert poll_in(response)[1] == response["ETag"]  # the next poll sends the new one
     assert '<span class="cell">1</span><span class="by">Zé</span>' in text(response)
 
 
-def test_another_viewers_etag_is_no_match(match, ana, ze):
-    etag = f'"{match.version}-u{ze.pk}-en"'
+def test_the_etag_differs_by_who_looks_as_the_sheet_does(match, ana, ze):
+    # Nós is whoever looks: at the same version, Ana's sheet is not Zé's.
+    match.record(ze, deal=1, side="b", games=1)
+    client = browser(ana)
+    url, hers = poll_in(client.get(f"/matches/{match.pk}/"))
+    his = browser(ze).get(f"/matches/{match.pk}/")["ETag"]
 
-    response = browser(ana).get(f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag)
-
+    assert his != hers
+    response = client.get(url, HTTP_IF_NONE_MATCH=his, **HTMX)
     assert response.status_code == 200
+    assert crosses_title(text(response)) == "Nós: 0 games, Eles: 1 game."
 
 
-def test_strangers_polling_get_404_even_with_the_right_etag(match, olga):
-    etag = f'"{match.version}-u{olga.pk}-en"'
+def test_a_phone_that_switches_language_loads_the_page_again_and_then_polls_304(match, ana):
+    # The language is not in the ETag: the switch is a page load, in the new language,
+    # and the page's poll then has nothing new to bring.
+    client = browser(ana)
+    sheet = f"/matches/{match.pk}/"
+    before = client.get(sheet)
+    assert "Deal 1" in words(before)
 
-    assert (
-        browser(olga).get(f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag).status_code == 404
+    response = client.post(
+        reverse("set_language"), {"language": "pt-pt", "next": sheet}, follow=True
     )
-    assert browser().get(f"/matches/{match.pk}/sheet/").status_code == 404
+
+    assert response.redirect_chain == [(sheet, 302)]
+    assert "Mão 1" in words(response)
+    assert "Deal 1" not in words(response)
+    url, etag = poll_in(response)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+
+
+@pytest.mark.parametrize("by", ["cookie", "browser"])
+@pytest.mark.parametrize(
+    ("language", "deal", "not_it"),
+    [("en", "Deal 2", "Mão 2"), ("pt-pt", "Mão 2", "Deal 2"), ("pt-br", "Mão 2", "Deal 2")],
+)
+def test_a_poll_brings_the_fragment_in_the_language_of_the_page_that_polls(
+    match, rui, ze, by, language, deal, not_it
+):
+    # The phone's language comes with every request it makes, the poll's as the page's:
+    # chosen (the language cookie) or the browser's own (Accept-Language).
+    client = browser(rui)
+    if by == "cookie":
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        asks = {}
+    else:
+        asks = {"HTTP_ACCEPT_LANGUAGE": language}
+    page = client.get(f"/matches/{match.pk}/", **asks)
+    assert f"{deal[:-1]}1" in words(page)
+    url, etag = poll_in(page)
+    match.record(ze, deal=1, side="b", games=1)
+
+    fragment = client.get(url, HTTP_IF_NONE_MATCH=etag, **asks, **HTMX)
+
+    assert fragment.status_code == 200
+    assert deal in words(fragment)
+    assert not_it not in words(fragment)
+
+
+def test_strangers_polling_get_404_even_with_the_right_etag(match, ana, olga):
+    anas = browser(ana).get(f"/matches/{match.pk}/")["ETag"]
+    # The ETag Olga's own sheet would have, had she one: conditional.py builds them.
+    hers = conditional.etag(match.version, conditional.person(olga.pk))
+    path = f"/matches/{match.pk}/sheet/"
+
+    for etag in (anas, hers):
+        assert browser(olga).get(path, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert browser().get(path).status_code == 404
 
 
 def test_a_missing_match_is_a_404_like_a_hidden_one(ana):
@@ -393,22 +456,16 @@ def test_sheet_page_queries_stay_flat_as_the_match_grows(
 def test_poll_queries_stay_flat_as_the_match_grows(match, ana, ze, django_assert_num_queries):
     viewer = browser(ze)
     changed = count_queries(viewer, f"/matches/{match.pk}/sheet/")
-    unchanged = count_queries(
-        viewer,
-        f"/matches/{match.pk}/sheet/",
-        HTTP_IF_NONE_MATCH=f'"{match.version}-u{ze.pk}-en"',
-    )
+    etag = viewer.get(f"/matches/{match.pk}/sheet/")["ETag"]
+    unchanged = count_queries(viewer, f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag)
     # The 304: the session, the user, and one read of the version.
     assert unchanged == 3
 
     grow(match, ana, ze)
     with django_assert_num_queries(changed):
-        viewer.get(f"/matches/{match.pk}/sheet/")
+        etag = viewer.get(f"/matches/{match.pk}/sheet/")["ETag"]
     with django_assert_num_queries(unchanged):
-        response = viewer.get(
-            f"/matches/{match.pk}/sheet/",
-            HTTP_IF_NONE_MATCH=f'"{match.version}-u{ze.pk}-en"',
-        )
+        response = viewer.get(f"/matches/{match.pk}/sheet/", HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
 
 
@@ -419,9 +476,9 @@ def test_watch_poll_queries_stay_flat_as_the_match_grows(match, ana, ze, django_
 
     grow(match, ana, ze)
     with django_assert_num_queries(changed):
-        watcher.get(path)
+        etag = watcher.get(path)["ETag"]
     with django_assert_num_queries(1):
-        response = watcher.get(path, HTTP_IF_NONE_MATCH=f'"{match.version}-w{match.pk}-en"')
+        response = watcher.get(path, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
 
 

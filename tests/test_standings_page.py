@@ -91,8 +91,9 @@ def test_queries_stay_flat_from_1_to_500_rubbers_and_it_pages(match, ana, rui, z
     for start in range(0, 40, 4):
         many_rubbers(match.night, ana, players[start : start + 4], 1)
     many, page = queries("/standings/")
-    # session, user, the nights and people to filter by, players, pair against pair
-    assert many == one == 6
+    # session, user, the nights and people to filter by, players, pair against pair and
+    # the seating of each meeting's first rubber
+    assert many == one == 7
     assert "Page 1 of 2" in page  # 44 players, 25 a page
     assert page.count('<rect class="bar"') == 25
     second, page = queries("/standings/?page=2")

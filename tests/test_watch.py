@@ -5,7 +5,7 @@ import re
 import pytest
 
 from .nights import four_rubbers, many_rubbers, play
-from .pages import HTMX, browser, text
+from .pages import HTMX, browser, poll_in, text
 
 
 def test_anyone_with_the_link_sees_the_sheet_with_the_pairs_names(match, ana, ze):
@@ -34,7 +34,9 @@ def test_the_watch_poll_uses_its_own_etag(match, ana):
     poll = f"/watch/{match.watch_token}/sheet/?rubber={match.pk}"
     response = browser().get(poll, **HTMX)
     assert response.status_code == 200
-    assert response["ETag"] == f'"{match.version}-w{match.pk}-en"'
+    # The one the screen's page polls with, and not a member's of the same version.
+    assert response["ETag"] == poll_in(browser().get(f"/watch/{match.watch_token}/"))[1]
+    assert response["ETag"] != browser(ana).get(f"/matches/{match.pk}/")["ETag"]
 
     unchanged = browser().get(poll, HTTP_IF_NONE_MATCH=response["ETag"], **HTMX)
     assert unchanged.status_code == 304

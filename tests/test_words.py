@@ -11,7 +11,7 @@ from django.utils.translation.template import templatize
 
 from matches import rules, values
 from matches.models import Match, Night, User, explain
-from matches.standings import standings
+from matches.standings import standings, tally
 
 from .conftest import ROOT, SEAT_NAMES
 from .nights import four_rubbers, play
@@ -154,9 +154,9 @@ def test_a_pair_that_sat_both_ways_goes_by_its_first_seating(ana):
     turned = first.rematch(ana, {"a1": "a2", "a2": "a1", "b1": "b2", "b2": "b1"})
     assert turned.side_names() == {"a": "Tó & Rita", "b": "Inês & Nuno"}
     play(turned, ana, ("a", 4))
-    tally = first.night.tally()
+    counted = tally(first.night.rubbers())
     table = standings(Match.objects.played_by(ana))
-    assert sorted(pair.name for pair in tally["pairs"]) == ["Nuno & Inês", "Rita & Tó"]
+    assert sorted(pair.name for pair in counted["pairs"]) == ["Nuno & Inês", "Rita & Tó"]
     assert [m.pairs for m in table.head_to_head] == [("Nuno & Inês", "Rita & Tó")]
 
 

@@ -16,7 +16,13 @@ from .base import (
     clean_seat_name,
     clean_text,
     explain,
+    join_link_gone,
     new_token,
+    no_such_note,
+    no_such_seat_request,
+    nothing_here,
+    seat_link_gone,
+    watch_link_gone,
 )
 from .match import Match
 from .nights import Night
@@ -46,7 +52,13 @@ __all__ = [
     "clean_seat_name",
     "clean_text",
     "explain",
+    "join_link_gone",
     "new_token",
+    "no_such_note",
+    "no_such_seat_request",
+    "nothing_here",
     "row_state",
+    "seat_link_gone",
     "seat_side",
+    "watch_link_gone",
 ]

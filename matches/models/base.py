@@ -93,3 +93,33 @@ def clean_place(place) -> str:
 def clean_player_name(name) -> str:
     """The name a person gives themselves at the table (a guest, a joiner)."""
     return clean_name(name, what=_("Your name"))
+
+
+# Refusals given in more than one place (a page, the API, a model's change): each is
+# said here once, so that all of them say the same words.
+
+
+def nothing_here():
+    """A page, match or night that is not there, or not the viewer's to see: one
+    answer for both, so that nobody learns which ids exist."""
+    return _("There is nothing here, or it is not yours to see. Is it your match? Log in.")
+
+
+def join_link_gone():
+    return _("This join link is not valid any more: ask the host for the new one.")
+
+
+def seat_link_gone():
+    return _("This link for a seat is not valid any more: ask the host for a new one.")
+
+
+def watch_link_gone():
+    return _("This watch link is not valid any more: ask the host for the new one.")
+
+
+def no_such_note():
+    return _("There is no such note in this match.")
+
+
+def no_such_seat_request():
+    return _("There is no such request for a seat in this match.")

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import rules, values
-from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, new_token
+from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, join_link_gone, new_token
 from .nights import Night
 from .playing import Playing
 from .queries import MatchQuerySet
@@ -282,9 +282,7 @@ class Match(Playing, Seating, models.Model):
 
     def _check_join_token(self, token) -> None:
         if not self.night.join_token_is(token):
-            raise NotAllowed(
-                _("This join link is not valid any more: ask the host for the new one.")
-            )
+            raise NotAllowed(join_link_gone())
 
     def _require_host(self, user, what) -> None:
         if not self.is_host(user):

@@ -70,9 +70,3 @@ class Night(models.Model):
         here unless the night was read with them)."""
         prefetch_related_objects([self], "matches__seats")
         return sorted(self.matches.all(), key=lambda match: (match.created, match.pk))
-
-    def tally(self) -> dict:
-        """Per pair and per player: see ``standings.tally``."""
-        from ..standings import tally
-
-        return tally(self.rubbers())

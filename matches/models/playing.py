@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import rules, values
-from .base import NotAllowed, NotFound
+from .base import NotAllowed, NotFound, no_such_note
 from .rows import Deal, Event, RevokeNote, row_state
 
 
@@ -318,7 +318,7 @@ class Playing:
                 else None
             )
             if note is None:
-                raise NotFound(_("There is no such note in this match."))
+                raise NotFound(no_such_note())
             if note.author_id != by.pk and not self.is_host(by):
                 raise NotAllowed(_("Only the note's author or the host can withdraw it."))
             note.withdrawn = True

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .. import values
-from .base import NotAllowed, NotFound, clean_name, new_token
+from .base import NotAllowed, NotFound, clean_name, new_token, no_such_seat_request, seat_link_gone
 from .people import User
 from .rows import Event, Seat, SeatRequest
 
@@ -92,36 +92,37 @@ class Seating:
         (one query)."""
         return list(self.seat_requests.filter(answered_at__isnull=True).select_related("user"))
 
+    def _seat_for_host(self, by, position, what) -> Seat:
+        """The seat at ``position``, with the match locked, for the host to change
+        (``what`` they do, for the refusal to anyone else) in the rubber in play."""
+        position = values.check_seat(position)
+        self._lock()
+        self._require_host(by, what)
+        self._check_seats_open()
+        return self.seat_at(position)
+
     def free_seat(self, by, position) -> Seat:
         """The host frees a seat: its player loses it, and anyone with the join link may
         take it (its player, say, from a new browser). The seat keeps its name."""
-        position = values.check_seat(position)
         with transaction.atomic():
-            self._lock()
-            self._require_host(by, _("free a seat"))
-            self._check_seats_open()
-            seat = self.seat_at(position)
+            seat = self._seat_for_host(by, position, _("free a seat"))
             if seat.user_id is None:
                 raise values.Conflict(_("%(name)s's seat is free already."), name=seat.name)
-            before = {"seat": position, "name": seat.name, "user": seat.user_id}
+            before = {"seat": seat.position, "name": seat.name, "user": seat.user_id}
             seat.user, seat.freed_from = None, seat.user
             seat.save(update_fields=["user", "freed_from"])
-            self._commit(by, Event.SEAT_FREED, before=before, after={"seat": position})
+            self._commit(by, Event.SEAT_FREED, before=before, after={"seat": seat.position})
         return seat
 
     def make_seat_link(self, by, position) -> Seat:
         """The host makes a link for one seat: whoever opens it takes that seat in one
         tap, in place of whoever holds it. A new link replaces the seat's old one; the
         history says a link was made, never the link itself."""
-        position = values.check_seat(position)
         with transaction.atomic():
-            self._lock()
-            self._require_host(by, _("make a link for a seat"))
-            self._check_seats_open()
-            seat = self.seat_at(position)
+            seat = self._seat_for_host(by, position, _("make a link for a seat"))
             seat.link_token = new_token()
             seat.save(update_fields=["link_token"])
-            self._commit(by, Event.SEAT_LINK, after={"seat": position, "name": seat.name})
+            self._commit(by, Event.SEAT_LINK, after={"seat": seat.position, "name": seat.name})
         return seat
 
     def seat_link_is(self, position, token) -> bool:
@@ -140,9 +141,7 @@ class Seating:
             if user is not None and seat.user_id == user.pk:
                 return seat
             if not self.seat_link_is(position, token):
-                raise NotAllowed(
-                    _("This link for a seat is not valid any more: ask the host for a new one.")
-                )
+                raise NotAllowed(seat_link_gone())
             self._check_seats_open()
             held = self.seat_of(user) if user is not None else None
             if held is not None:
@@ -215,7 +214,7 @@ class Seating:
                 else None
             )
             if request is None:
-                raise NotFound(_("There is no such request for a seat in this match."))
+                raise NotFound(no_such_seat_request())
             seat = self.seat_at(request.position)
             if request.answered_at is not None:
                 raise values.Conflict(

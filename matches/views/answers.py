@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from .. import outside
-from ..models import explain
+from ..models import explain, nothing_here
 
 
 def refused(request, refusal, back, *, target="#messages"):
@@ -83,9 +83,7 @@ def csrf_failure(request, reason=""):
 
 
 def page_not_found(request, exception=None):
-    return not_found(
-        request, _("There is nothing here, or it is not yours to see. Is it your match? Log in.")
-    )
+    return not_found(request, nothing_here())
 
 
 def bad_request(request, exception=None):

@@ -202,7 +202,7 @@ def night(request, pk):
         "pages": _pages(request, page),
         "lines": lines,
         "rubbers": len(rubbers),
-        "tally": night.tally(),
+        "tally": tables.tally(night.rubbers()),
         "named": night.named,
         "next_from": last if hosting and last and not last.in_play else None,
     }

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import limits, links, posted, values
 from ..forms import SIDE_LABELS, JoinForm
-from ..models import Match, SeatRequest, explain
+from ..models import Match, SeatRequest, explain, join_link_gone, seat_link_gone
 from .answers import bad_form, go, not_found, refused, too_many
 from .answers import posted as posted_data
 from .playing import act
@@ -38,10 +38,6 @@ def _seated(request, take):
     return person
 
 
-def _join_link_gone():
-    return _("This join link is not valid any more: ask the host for the new one.")
-
-
 # The night's join link ---------------------------------------------------------------
 
 
@@ -55,7 +51,7 @@ def join(request, token):
     named after the seat (or the name typed), or the guest it was before."""
     match = Match.objects.for_sheet().of_night(join_token=token).first()
     if match is None:
-        return not_found(request, _join_link_gone())
+        return not_found(request, join_link_gone())
     _back_in(request, match)
     if match.seat_of(request.user) is not None:
         return go(request, reverse("match", args=[match.pk]))
@@ -135,7 +131,7 @@ def ask_for_seat(request, token):
     account of its own for the request."""
     match = Match.objects.for_sheet().of_night(join_token=token).first()
     if match is None:
-        return not_found(request, _join_link_gone())
+        return not_found(request, join_link_gone())
     if request.method != "POST":
         # Only after the token: a wrong one shows nothing, as every link's page does.
         return HttpResponseNotAllowed(["POST"])
@@ -168,9 +164,7 @@ def seat_link(request, pk, position, token):
         holds = match is not None and match.seat_of(request.user)
         if holds and holds.position == position:
             return redirect("match", pk=pk)  # the link was theirs, and spent
-        return not_found(
-            request, _("This link for a seat is not valid any more: ask the host for a new one.")
-        )
+        return not_found(request, seat_link_gone())
     seat = match.seat_at(position)
     if request.method == "POST":
         try:
@@ -232,29 +226,23 @@ def _invite(request, match):
     return render(request, template, context)
 
 
-def _change_seat(request, pk, change):
-    """The host frees a seat or makes a link for it: the invite panel again, as it is
-    now (in place for htmx); a refusal is its message."""
+# The host's changes of a seat, by what the path names: each a method of the match.
+SEAT_CHANGES = {"free": "free_seat", "link": "make_seat_link"}
+
+
+@require_POST
+@posted.only(refuse=bad_form)
+def change_seat(request, pk, position, change):
+    """The host frees a seat or makes a link for it (``change``): the invite panel
+    again, as it is now (in place for htmx); a refusal is its message."""
     match = match_for(request, pk)
     try:
-        change(match)
+        getattr(match, SEAT_CHANGES[change])(request.user, position)
     except values.Refusal as refusal:
         return refused(request, refusal, reverse("invite", args=[pk]))
     if not request.htmx:
         return redirect("invite", pk=pk)
     return _invite(request, Match.objects.for_sheet().get(pk=pk))
-
-
-@require_POST
-@posted.only(refuse=bad_form)
-def free_seat(request, pk, position):
-    return _change_seat(request, pk, lambda match: match.free_seat(request.user, position))
-
-
-@require_POST
-@posted.only(refuse=bad_form)
-def make_seat_link(request, pk, position):
-    return _change_seat(request, pk, lambda match: match.make_seat_link(request.user, position))
 
 
 @require_POST

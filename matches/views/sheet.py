@@ -20,7 +20,7 @@ from django.views.decorators.http import condition, require_GET
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, rules
-from ..models import Match
+from ..models import Match, watch_link_gone
 from ..sheet import read
 from ..standings import tally
 from .answers import not_found
@@ -174,17 +174,13 @@ def _rubber_to_follow(request, sheet):
 # The watch screen --------------------------------------------------------------------
 
 
-def _watch_link_gone():
-    return _("This watch link is not valid any more: ask the host for the new one.")
-
-
 @require_GET
 def watch(request, token):
     """A shared screen's sheet. The link is the night's: it shows the night's rubber in
     play, so nobody re-points the screen when the table starts the next one."""
     newest = Match.objects.newest_rubber(watch_token=token)
     if newest is None:
-        return not_found(request, _watch_link_gone())
+        return not_found(request, watch_link_gone())
     context = _watch_context(request, newest[0], token)
     return with_etag(render(request, "matches/watch.html", context), context)
 
@@ -204,7 +200,7 @@ def watch_sheet(request, token):
     version, and a new rubber starts again from 1."""
     newest = Match.objects.newest_rubber(watch_token=token)
     if newest is None:
-        return not_found(request, _watch_link_gone())
+        return not_found(request, watch_link_gone())
     if request.htmx and request.GET.get("rubber") != str(newest[0]):
         return HttpResponseLocation(reverse("watch", args=[token]))
     context = _watch_context(request, newest[0], token)

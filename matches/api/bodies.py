@@ -1,0 +1,240 @@
+"""What requests send: one serializer per body (and the list's query).
+
+They check types and shapes only; every rule of the sheet is left to ``values``,
+``rules`` and the model methods, which refuse with their own message.
+"""
+
+from collections.abc import Mapping
+
+from rest_framework import serializers
+
+from .. import rules, values
+from ..models import (
+    MatchQuerySet,
+    clean_night_name,
+    clean_place,
+    clean_player_name,
+    clean_seat_name,
+    explain,
+)
+from .fields import (
+    MAX_ID,
+    SEAT_CHOICES,
+    SIDE_CHOICES,
+    STATUS_CHOICES,
+    Body,
+    Choice,
+    Number,
+    Text,
+    WholeNumberField,
+    YesNo,
+)
+
+
+class Nothing(Body):
+    """The body of an action that takes none: nothing, or an empty object."""
+
+
+class Seen(Body):
+    """The body of an action on what a person saw: the sheet's version they acted on."""
+
+    version = Number(
+        values.read_version,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The version of the sheet you acted on (or send If-Match): if the sheet "
+        "changed since, 409 says what changed and nothing is done.",
+    )
+
+
+# Accounts --------------------------------------------------------------------------
+
+
+class GuestSerializer(Body):
+    name = Text(clean_player_name, help_text="The display name the table will see.")
+
+
+class LoginSerializer(Body):
+    username = serializers.CharField()
+    password = serializers.CharField(trim_whitespace=False)
+
+
+# The calculator --------------------------------------------------------------------
+
+
+class CardsSerializer(Body):
+    """How many of each counting card a side took (the others count nothing)."""
+
+    aces = Number(rules.card_count("aces"), required=False, default=0)
+    sevens = Number(rules.card_count("sevens"), required=False, default=0)
+    kings = Number(rules.card_count("kings"), required=False, default=0)
+    jacks = Number(rules.card_count("jacks"), required=False, default=0)
+    queens = Number(rules.card_count("queens"), required=False, default=0)
+
+    def to_internal_value(self, data):
+        # The rule's own message, in place of Body's general "no field" one.
+        if isinstance(data, Mapping):
+            try:
+                rules.check_card_names(data)
+            except values.Refusal as refusal:
+                raise serializers.ValidationError(explain(refusal)) from None
+        return super().to_internal_value(data)
+
+
+class CalculatorSerializer(Body):
+    points = Number(
+        rules.check_points,
+        required=False,
+        allow_null=True,
+        help_text="The side's card points, 0 to 120.",
+    )
+    cards = CardsSerializer(required=False, allow_null=True)
+    every_trick = YesNo(help_text="The side took every trick (a bandeira).")
+
+
+# Matches ---------------------------------------------------------------------------
+
+
+class SeatNamesSerializer(Body):
+    a1 = Text(clean_seat_name)
+    a2 = Text(clean_seat_name)
+    b1 = Text(clean_seat_name)
+    b2 = Text(clean_seat_name)
+
+
+class MatchCreateSerializer(Body):
+    seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
+    host_seat = Choice(
+        SEAT_CHOICES, values.check_host_seat, required=False, allow_null=True, default=None,
+        help_text="The seat the caller takes, or null to keep the sheet without playing.",
+    )  # fmt: skip
+    direction = Choice(
+        list(values.DIRECTIONS),
+        values.check_direction,
+        required=False,
+        default=values.COUNTERCLOCKWISE,
+    )
+    first_dealer = Choice(SEAT_CHOICES, values.check_first_dealer, required=False, default="a1")
+    redeal = Choice(
+        list(values.REDEAL_RULES), values.check_redeal_rule, required=False,
+        default=values.NEXT_DEALER,
+        help_text="After a redeal the next player deals (next_dealer), or the same dealer "
+        "deals again (same_dealer: melar, as some Brazilian tables play). Rematches keep it.",
+    )  # fmt: skip
+    night = WholeNumberField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
+        help_text="One of the caller's nights, or null to start a new night.",
+    )  # fmt: skip
+    night_name = Text(
+        clean_night_name, required=False, default="",
+        help_text="A new night's name; the date when left out.",
+    )  # fmt: skip
+    place = Text(clean_place, required=False, default="", help_text="Where a new night is played.")
+
+
+class MatchFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(STATUS_CHOICES, required=False)
+    night = WholeNumberField(required=False, min_value=1, max_value=MAX_ID)
+    partner = WholeNumberField(
+        required=False, min_value=1, max_value=MAX_ID,
+        help_text="An account that sat on the caller's side.",
+    )  # fmt: skip
+    opponent = WholeNumberField(
+        required=False, min_value=1, max_value=MAX_ID,
+        help_text="An account that sat on the other side.",
+    )  # fmt: skip
+    result = serializers.ChoiceField(
+        list(MatchQuerySet.RESULTS),
+        required=False,
+        help_text="How the rubber went for the caller's side.",
+    )
+    since = serializers.DateField(required=False, help_text="Started on or after this day.")
+    until = serializers.DateField(required=False, help_text="Started on or before this day.")
+    page = WholeNumberField(required=False, min_value=1)
+
+
+class RematchSerializer(Seen):
+    seats = serializers.DictField(
+        child=serializers.ChoiceField(SEAT_CHOICES),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=(
+            "Each seat of the new match mapped to the seat of this one whose player sits "
+            'there, e.g. {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}; null keeps the pairs.'
+        ),
+    )
+
+
+# Seats -----------------------------------------------------------------------------
+
+
+class JoinSerializer(Body):
+    token = serializers.CharField(help_text="The token of the host's join link.")
+    seat = Choice(SEAT_CHOICES, values.check_seat)
+    name = Text(
+        lambda name: clean_player_name(name) if str(name or "").strip() else None,
+        required=False,
+        default=None,
+        help_text="The name to show at the seat, if not its own.",
+    )
+
+
+class SeatClaimSerializer(Body):
+    token = serializers.CharField(help_text="The token of the host's link for this seat.")
+
+
+class SeatAskSerializer(Body):
+    token = serializers.CharField(help_text="The token of the host's join link.")
+    seat = Choice(SEAT_CHOICES, values.check_seat, help_text="The held seat you say is yours.")
+
+
+class SeatAnswerSerializer(Body):
+    approve = YesNo(
+        required=True,
+        help_text="true: the asker takes the seat, whoever holds it loses it; false: turned down.",
+    )
+
+
+# Playing ---------------------------------------------------------------------------
+
+
+class EntrySerializer(Body):
+    deal = Number(values.read_deal, help_text="The deal this entry is for: the current deal.")
+    side = Choice(SIDE_CHOICES, values.check_side)
+    games = Number(values.read_games, help_text="0 to 4, plus the extra games pending.")
+    sweep = YesNo(help_text="Every trick: a bandeira, worth 4 or more.")
+
+
+class UndoSerializer(Seen):
+    deal = Number(
+        values.read_deal, required=False, allow_null=True, default=None,
+        help_text="The deal of the entry you mean to undo: 409 if the latest entry is another.",
+    )  # fmt: skip
+    side = Choice(SIDE_CHOICES, values.check_side, required=False, allow_null=True, default=None)
+
+
+class RedealSerializer(Seen):
+    deal = Number(
+        values.read_deal,
+        help_text="The deal that was dealt again: the current deal, with neither cell filled.",
+    )
+
+
+class CorrectionSerializer(Seen):
+    a = Number(values.read_games)
+    b = Number(values.read_games)
+    sweep = YesNo()
+
+
+class NoteCreateSerializer(Body):
+    side = Choice(SIDE_CHOICES, values.check_side, help_text="The side that revoked.")
+    deal = Number(
+        values.read_deal,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Default: the current deal.",
+    )
+    text = serializers.CharField(allow_blank=True)
