@@ -154,7 +154,6 @@ class Note:
 
 @dataclass
 class Sheet:
-    match: Match  # for the templates' links; what is shown is in the values below
     id: int
     night: int
     created: object
@@ -420,7 +419,6 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     dealer = match.dealer(current) if current else None
     leader = match.leader(current) if current else None
     return Sheet(
-        match=match,
         id=match.pk,
         night=match.night_id,
         created=match.created,

@@ -195,7 +195,8 @@ def corrections(request, pk):
     if not sheet.may_correct:
         raise Http404
     template = "matches/panels.html#corrections" if request.htmx else "matches/panels.html"
-    return render(request, template, {"sheet": sheet, "match": sheet.match, "panel": "corrections"})
+    context = {"sheet": sheet, "match_id": sheet.id, "panel": "corrections"}
+    return render(request, template, context)
 
 
 # The calculator ---------------------------------------------------------------------
@@ -226,14 +227,14 @@ def _calculate(request, sheet):
             points=points, cards=cards, every_trick=values.ticked(post.get("every_trick"))
         )
     except values.Refusal as refusal:
-        return {"error": explain(refusal), "match": sheet.match}
+        return {"error": explain(refusal), "match_id": sheet.id}
     mine = sheet.sides[0].side if sheet.seat else None
     side = mine or (post.get("side") if post.get("side") in values.SIDES else "a")
     # The deal's winner gets the pending extra games too, added in sight as on the keys
     # ("1+1=2"): the number entered is the number counted.
     pending = sheet.pending if result.games else 0
     return {
-        "match": sheet.match,
+        "match_id": sheet.id,
         "result": result,
         "side": side,
         "label": sheet.labels[side],

@@ -212,6 +212,7 @@ def _invite(request, match):
         seats.append(shown)
     context = {
         "match": match,
+        "match_id": match.pk,
         "panel": "invite",
         "invite": {
             "join_url": join_url,

@@ -47,22 +47,20 @@ def match_for(request, pk, *, sheet=False):
 
 
 def sheet_context(request, sheet, *, watch_token=None):
-    """What the sheet's templates need beside the reading: its links and its poll.
-    A watch screen polls with the link it was opened with (``watch_token``), which
-    follows the night, and says which rubber it shows."""
-    match = sheet.match
+    """What the sheet's templates need beside the reading: its poll. A watch screen
+    polls with the link it was opened with (``watch_token``), which follows the
+    night, and says which rubber it shows."""
     if sheet.watching:
-        viewer = conditional.screen(match.pk)
-        poll_url = reverse("watch_sheet", args=[watch_token or match.watch_token])
-        poll_url = f"{poll_url}?{urlencode({'rubber': match.pk})}"
+        viewer = conditional.screen(sheet.id)
+        poll_url = reverse("watch_sheet", args=[watch_token])
+        poll_url = f"{poll_url}?{urlencode({'rubber': sheet.id})}"
     else:
         viewer = conditional.person(request.user.pk)
-        signature = _poll_signature(request, match.pk)
-        poll_url = f"{reverse('sheet', args=[match.pk])}?{urlencode({'t': signature})}"
+        signature = _poll_signature(request, sheet.id)
+        poll_url = f"{reverse('sheet', args=[sheet.id])}?{urlencode({'t': signature})}"
     etag = conditional.etag(sheet.version, viewer)
     return {
         "sheet": sheet,
-        "match": match,
         "etag": etag,
         "poll_url": poll_url,
         "poll_ms": settings.SHEET_POLL_MS,
@@ -86,7 +84,7 @@ def page_context(request, sheet, *, calc=None):
             for rank, label in rules.CARD_LABELS.items()
         ],
         calc_cards_given=any(typed.get(rank) for rank in rules.CARD_LABELS),
-        language_next=reverse("match", args=[sheet.match.pk]),
+        language_next=reverse("match", args=[sheet.id]),
     )
     return context
 
@@ -163,12 +161,12 @@ def _rubber_to_follow(request, sheet):
     that is this one, and it keeps the old sheet with its message."""
     newest = (
         Match.objects.visible_to(request.user)
-        .filter(night_id=sheet.match.night_id)
+        .filter(night_id=sheet.night)
         .order_by("-created", "-id")
         .values_list("pk", flat=True)
         .first()
     )
-    return newest if newest != sheet.match.pk else None
+    return newest if newest != sheet.id else None
 
 
 # The watch screen --------------------------------------------------------------------
