@@ -82,10 +82,12 @@
       return;
     }
     if (isPoll(detail) && detail.xhr.status === 200) {
-      // A poll that left before an action's answer must not bring back an older sheet.
+      // A poll that left before an action's answer must not bring back an older sheet,
+      // nor the one that answer brought as if another phone had changed it (it would
+      // read the open corrections again, over the answer in their row).
       var theirs = version(detail.serverResponse);
       var ours = parseInt(sheet.dataset.version, 10);
-      if (busy(sheet) || (theirs !== null && theirs < ours)) {
+      if (busy(sheet) || (theirs !== null && theirs <= ours)) {
         detail.shouldSwap = false;
         return;
       }

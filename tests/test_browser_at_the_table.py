@@ -9,10 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .nights import play
+from .pages import polls_answered
 
 pytestmark = pytest.mark.browser
-
-POLLS = 1_500  # five polls at the suite's 300 ms
 
 
 @pytest.fixture
@@ -54,7 +53,7 @@ def test_a_refusal_stays_through_the_polls_and_another_phones_change(sheet_of, m
     expect(message).to_contain_text("already claimed")
     said = message.text_content()
 
-    rui_phone.wait_for_timeout(POLLS)  # polls come and go: it stays
+    polls_answered(rui_phone, 5)  # polls come and go: it stays
     play(match, ana, ("a", 0))  # another phone's change: it stays too
     expect(rui_phone.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     expect(message).to_have_text(said)

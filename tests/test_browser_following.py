@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from matches.models import Match
 
 from .nights import play
+from .pages import polls_answered
 
 pytestmark = pytest.mark.browser
 
@@ -112,7 +113,8 @@ def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
     phones["rui"].go_back()
     expect(phones["rui"]).to_have_url(f"{app.url}/matches/{match.pk}/")
     expect(phones["rui"].locator(".banner")).to_contain_text("Nós won the rubber, 4 to 0.")
-    phones["rui"].wait_for_timeout(1_000)  # several polls: it stays
+    # Several polls of the old rubber come and go: it stays.
+    polls_answered(phones["rui"], 3, url=re.compile(rf"/matches/{match.pk}/sheet/\?"))
     expect(phones["rui"]).to_have_url(f"{app.url}/matches/{match.pk}/")
 
 

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from matches.middleware import CONTENT_SECURITY_POLICY
 from matches.models import Event
 
+from .pages import polls_answered
 from .test_browser_table import ARTIFACTS, crosses, keys
 
 UNSENT = "#queue .unsent > span"
@@ -81,6 +82,21 @@ def until(check, timeout=BACK / 1000):
         time.sleep(0.05)
 
 
+def nothing_left_to_send(page):
+    """The phone keeps no tap: none for offline.js to send again."""
+    page.wait_for_function("() => localStorage.length === 0")
+
+
+# Each time the poll's trigger fires (htmx asks htmx:confirm, whether or not it then
+# goes), counted from before the page's scripts run.
+COUNT_POLL_TURNS = (
+    "window.pollTurns = 0;"
+    "document.addEventListener('htmx:confirm', e => {"
+    "  if (e.target.matches && e.target.matches('[data-poll]')) window.pollTurns++;"
+    "}, true);"
+)
+
+
 def no_csp_violations(page):
     assert page.evaluate("window.cspViolations") == []
 
@@ -114,7 +130,9 @@ def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(phone, app
     # The fresh sheet is in: the deal is Rui's, the next one open.
     expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     expect(page.locator(".deals tbody tr").first.locator("td").first).to_have_text("1Rui")
-    page.wait_for_timeout(1_000)  # polls and the retry timer have had their turns
+    # Polls come and go, and the phone keeps no tap for its retry timer to send again.
+    polls_answered(page, 3)
+    nothing_left_to_send(page)
     assert entries(match) == [(1, rui.pk)]
     assert [(deal.a, deal.b) for deal in match.deal_list()] == [(1, 0)]
     page.get_by_role("button", name="Dismiss").click()
@@ -164,7 +182,8 @@ def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, app, match, rui)
     expect(page.locator("body:not([data-offline-copy])")).to_have_count(1, timeout=BACK)
     expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     expect(page.locator(UNSENT)).to_have_count(0)
-    page.wait_for_timeout(1_000)
+    polls_answered(page, 3)
+    nothing_left_to_send(page)
     assert entries(match) == [(1, rui.pk)]
     assert [(deal.a, deal.b) for deal in match.deal_list()] == [(2, 0)]
     no_csp_violations(page)
@@ -234,10 +253,11 @@ def test_reloaded_offline_the_phone_opens_the_last_sheet_it_saw(
     won = [(ana, "a"), (ze, "b"), (rui, "a"), (maria, "b"), (ana, "a"), (ze, "b"), (rui, "a")]
     for number, (player, side) in enumerate(won, start=1):
         match.record(player, deal=number, side=side, games=1)
-        time.sleep(0.4)  # a poll's worth: each step is a sheet this phone saw
+        # Each step is a sheet this phone saw.
+        expect(page.locator("#sheet")).to_have_attribute("data-version", str(match.version))
     expect(crosses(page)).to_have_text("Nós: 3 games, Eles: 4 games.")
     kept_as_seen(page)
-    page.wait_for_timeout(1_000)  # three polls, all of them 304s
+    assert [poll.status for poll in polls_answered(page, 3)] == [304, 304, 304]
     copies = page.evaluate("window.copiesKept")
     assert copies and len(copies) == len(set(copies)), copies  # once a version at most
 
@@ -368,6 +388,7 @@ def test_the_sheet_opens_offline_read_only_without_polling(phone, app, match, an
         cut(page.context)
         polls = []
         page.on("request", lambda request, polls=polls: polls.append(request.url))
+        page.add_init_script(COUNT_POLL_TURNS)
         page.goto(sheet(app, match))
         expect(page.locator("#queue .offline")).to_have_text(
             "Offline: the sheet as this phone last saw it, read-only until the network is back."
@@ -379,7 +400,8 @@ def test_the_sheet_opens_offline_read_only_without_polling(phone, app, match, an
             expect(
                 keys(page, "Nós").get_by_role("button", name=re.compile(f"^{key}"))
             ).to_be_disabled()
-        page.wait_for_timeout(1_000)  # three polls' worth
+        # The poll's time comes three times, and it never goes.
+        page.wait_for_function("() => window.pollTurns >= 3")
         assert [url for url in polls if "/sheet/" in url] == []
         shoot(page, f"offline-sheet-{scheme}")
         no_csp_violations(page)

@@ -1,9 +1,10 @@
 """Back into one's seat from a fresh browser, in a real Chromium: a player who joined
 opens the join link again in another browser (a messaging app's, then Chrome), finds
 the seat taken by their old one, and gets back in by the host's link for the seat, or
-by asking and being let in from another member's phone."""
+by asking and being let in from another member's phone. Screenshots go to artifacts/."""
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -16,6 +17,12 @@ pytestmark = pytest.mark.browser
 
 LIVE = 8_000
 SHEET_URL = re.compile(r"/matches/\d+/$")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+
+def shoot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
 
 
 @pytest.fixture
@@ -35,7 +42,7 @@ def test_the_host_hands_out_a_link_for_the_seat(table, phone, ana):
     match, join_url = table
     fresh = phone()  # the same player in another browser: no session, no cookies
     fresh.goto(join_url)
-    fresh.screenshot(path="/tmp/seats-join-some-free.png", full_page=True)
+    shoot(fresh, "seats-join-some-free")
     expect(fresh.get_by_role("button", name=re.compile(r"This is my seat \(Rui\)"))).to_be_visible()
 
     host = phone(ana)
@@ -44,7 +51,7 @@ def test_the_host_hands_out_a_link_for_the_seat(table, phone, ana):
     seat.get_by_role("button", name=re.compile("Make a link for this seat")).click()
     link = seat.locator("p.url a")
     expect(link).to_be_visible(timeout=LIVE)
-    host.screenshot(path="/tmp/seats-invite.png", full_page=True)
+    shoot(host, "seats-invite")
     url = link.get_attribute("href")
 
     fresh.goto(url)
@@ -61,7 +68,7 @@ def test_the_player_asks_and_another_member_approves(table, phone, maria):
     fresh = phone()
     fresh.goto(join_url)
     expect(fresh.get_by_role("heading", name="All four seats are taken")).to_be_visible()
-    fresh.screenshot(path="/tmp/seats-join-full.png", full_page=True)
+    shoot(fresh, "seats-join-full")
     fresh.get_by_role("button", name="This is my seat (Rui): ask for it back").click()
     expect(fresh.get_by_text("You asked for Rui's seat.")).to_be_visible(timeout=LIVE)
 
@@ -69,7 +76,7 @@ def test_the_player_asks_and_another_member_approves(table, phone, maria):
     other.goto(f"{host_url(join_url)}/matches/{match.pk}/")
     request = other.get_by_role("region", name="Someone asks for a seat")
     expect(request).to_be_visible(timeout=LIVE)
-    other.screenshot(path="/tmp/seats-request-on-sheet.png", full_page=True)
+    shoot(other, "seats-request-on-sheet")
     request.get_by_role("button", name=re.compile("^Approve")).click()
     expect(request).to_have_count(0, timeout=LIVE)
 
@@ -81,7 +88,7 @@ def test_the_player_asks_and_another_member_approves(table, phone, maria):
 def test_the_new_match_form_is_compact(phone, ana, app):
     page = phone(ana)
     page.goto(f"{app.url}/matches/new/")
-    page.screenshot(path="/tmp/seats-new.png", full_page=True)
+    shoot(page, "seats-new")
     # The whole form, from the top of the page to its button (the footer is below).
     height = page.evaluate("document.querySelector('main form').getBoundingClientRect().bottom")
     assert height < 1100, height
