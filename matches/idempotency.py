@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from . import outside
 from .models import IdempotentRequest
@@ -39,15 +40,30 @@ KEPT_HEADERS = (
 
 
 def caller(request) -> str | None:
-    """Who sent the request: their account (the session), else a digest of their
-    API token; None for someone who is nobody yet, whose key is not kept: a key is
-    only ever answered again to the person who sent it."""
+    """Who sent the request: their account, by the session or by an API token that is
+    one of ours; None for someone who is nobody yet (no session, no token, a token that
+    names nobody), whose key is not kept: a key is only ever answered again to the
+    person who sent it, and nobody fills the table with keys of their own."""
     if request.user.is_authenticated:
         return f"u{request.user.pk}"
-    credentials = request.headers.get("Authorization")
-    if credentials:
-        return "t" + hashlib.sha256(credentials.encode()).hexdigest()[:40]
+    scheme, _space, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "token" and key:
+        user_id = Token.objects.filter(key=key.strip()).values_list("user_id", flat=True).first()
+        if user_id is not None:
+            return f"u{user_id}"
     return None
+
+
+def kept(request, response) -> bool:
+    """Whether an answer is the one a retry with its key gets again: what the view
+    answered, refusals included, but not a refusal given before the view was reached (a
+    CSRF token out of date: the corrected retry must run), nor one of how often (429),
+    nor a 5xx, after which nothing changed and the retry runs again."""
+    return (
+        getattr(request, "reached_view", False)
+        and response.status_code < 500
+        and response.status_code != 429
+    )
 
 
 def fingerprint(request) -> str:
@@ -64,10 +80,19 @@ def replay(kept) -> HttpResponse:
     return response
 
 
-def idempotency(get_response):
+class Idempotency:
     """Middleware: answer a write with a key it has seen from the answer kept."""
 
-    def middleware(request):
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def process_view(self, request, view, args, kwargs):
+        # Called once every middleware before has let the request through (CSRF
+        # among them): from here on the answer is the view's.
+        request.reached_view = True
+
+    def __call__(self, request):
+        get_response = self.get_response
         key = request.headers.get(HEADER)
         if key is None or request.method not in WRITES:
             return get_response(request)
@@ -79,15 +104,19 @@ def idempotency(get_response):
         if who is None:
             return get_response(request)
         sent = fingerprint(request)
-        kept, _created = IdempotentRequest.objects.get_or_create(
+        row, created = IdempotentRequest.objects.get_or_create(
             caller=who, key=key, defaults={"fingerprint": sent}
         )
+        if created:
+            # Keys are answered again for a day: older ones go as new ones come, so the
+            # table holds about a day of writes and nobody has to clear it.
+            IdempotentRequest.objects.filter(created__lt=timezone.now() - KEPT_FOR).delete()
         with transaction.atomic():
             # A repeat waits here while the first with this key runs.
-            kept = IdempotentRequest.objects.select_for_update().get(pk=kept.pk)
-            if kept.created < timezone.now() - KEPT_FOR:
-                kept.fingerprint, kept.status, kept.created = sent, None, timezone.now()
-            if kept.fingerprint != sent:
+            row = IdempotentRequest.objects.select_for_update().get(pk=row.pk)
+            if row.created < timezone.now() - KEPT_FOR:
+                row.fingerprint, row.status, row.created = sent, None, timezone.now()
+            if row.fingerprint != sent:
                 return outside.answer(
                     request,
                     _(
@@ -96,16 +125,14 @@ def idempotency(get_response):
                     ),
                     422,
                 )
-            if kept.status is not None:
-                return replay(kept)
+            if row.status is not None:
+                return replay(row)
             response = get_response(request)
-            if response.status_code < 500 and not response.streaming:
-                kept.status = response.status_code
-                kept.body = response.content
-                kept.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
-                kept.save()
-            # A 5xx keeps nothing: the retry runs again, and the transaction this
-            # request ran in is rolled back if the view raised.
+            if kept(request, response) and not response.streaming:
+                row.status = response.status_code
+                row.body = response.content
+                row.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
+                row.save()
+            # Otherwise nothing is kept: the retry runs again (after a 5xx the
+            # transaction this request ran in is rolled back if the view raised).
             return response
-
-    return middleware

@@ -130,7 +130,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, so it knows who is asking: a write repeated with its key gets its first answer.
-    "matches.idempotency.idempotency",
+    "matches.idempotency.Idempotency",
 ]
 
 ROOT_URLCONF = "scoresheet.urls"

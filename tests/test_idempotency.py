@@ -138,3 +138,54 @@ def test_twenty_repeats_at_once_with_one_key_count_once(races, live_server, matc
     assert len({body for _status, body in answers}) == 1
     assert Event.objects.filter(match=match, action=Event.ENTRY).count() == 1
     assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+# Kept only for someone, and only what a view answered ---------------------------------
+
+
+@pytest.mark.parametrize("credentials", ["Token junk-1", "Basic YW5hOm5v"])
+def test_a_key_from_nobody_is_not_kept(match, credentials):
+    from rest_framework.test import APIClient
+
+    from matches.models import IdempotentRequest
+
+    client = APIClient(HTTP_AUTHORIZATION=credentials)
+    for number in range(3):
+        answer = entry(client, match, f"nobody-{number}")
+        assert answer.status_code == 401
+    calc = client.post(
+        "/api/calculator/", {"points": 65}, format="json", HTTP_IDEMPOTENCY_KEY="calc-1"
+    )
+    assert calc.status_code in (200, 401)
+    assert IdempotentRequest.objects.count() == 0
+
+
+def test_keys_older_than_a_day_go_as_new_ones_come(api_as, match, rui):
+    import datetime
+
+    from django.utils import timezone
+
+    from matches.models import IdempotentRequest
+
+    entry(api_as(rui), match, "old")
+    IdempotentRequest.objects.update(created=timezone.now() - datetime.timedelta(hours=25))
+    entry(api_as(rui), match, "new", deal=2, games=0)
+    assert list(IdempotentRequest.objects.values_list("key", flat=True)) == ["new"]
+
+
+def test_a_csrf_refusal_is_not_kept_under_its_key(match, rui):
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(rui)
+    page = client.get(f"/matches/{match.pk}/")
+    token = page.cookies[settings.CSRF_COOKIE_NAME].value
+    path = f"/matches/{match.pk}/entries/"
+    body = {"deal": "1", "side": "a", "games": "1"}
+    stale = client.post(path, body, HTTP_X_CSRFTOKEN="stale" * 8, HTTP_IDEMPOTENCY_KEY="k", **HTMX)
+    assert stale.status_code == 403
+    fresh = client.post(path, body, HTTP_X_CSRFTOKEN=token, HTTP_IDEMPOTENCY_KEY="k", **HTMX)
+    assert fresh.status_code == 200
+    assert "Idempotent-Replayed" not in fresh
+    assert Event.objects.filter(match=match, action=Event.ENTRY).count() == 1
