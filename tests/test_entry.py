@@ -36,11 +36,11 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
         match.record(ze, deal=number, side="b", games=0)
     match.add_note(ze, side="a", text="Rui revoked")
     # The session, the user and the match; under its lock the row, its seats and
-    # deals, the deal written, the match updated and the event (two savepoints
-    # around them, the test being in a transaction); then the sheet read again:
-    # the match, its seats, deals and notes, the latest entry, and the open
-    # requests for a seat.
-    with django_assert_num_queries(17):
+    # deals, the deal written, the match updated and the event; then the sheet read
+    # again: the match, its seats, deals and notes, the latest entry, and the open
+    # requests for a seat. Four savepoints, the test being in a transaction: the
+    # write's and its answer's, and the change's own within it.
+    with django_assert_num_queries(19):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )

@@ -10,6 +10,7 @@ match's own methods (``act``) and answers with the sheet read again.
 import re
 from itertools import islice
 
+from django.db import transaction
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -139,7 +140,9 @@ def errors(*codes):
 
 def endpoint(method, operation_id, summary, tag, request=None, parameters=None):
     """An API view for one HTTP method, as the OpenAPI schema describes it (its
-    docstring is the description)."""
+    docstring is the description). A write and its answer are one transaction: if the
+    answer cannot be read (the database went away meanwhile), the change is rolled back
+    with it, so a 5xx always means that nothing changed and a retry is safe."""
 
     def decorator(view):
         described = extend_schema(
@@ -149,6 +152,8 @@ def endpoint(method, operation_id, summary, tag, request=None, parameters=None):
             request=request,
             parameters=parameters,
         )
+        if method != "GET":
+            view = transaction.atomic(view)
         return described(api_view([method])(view))
 
     return decorator

@@ -1,6 +1,7 @@
 """Matches: starting one, a person's list, one sheet, the watch link, renewing the
 links, the history, the next rubber, and a night with its tally."""
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -69,6 +70,7 @@ def matches(request):
     return paginator.get_paginated_response(MatchSummarySerializer(lines, many=True).data)
 
 
+@transaction.atomic  # the match and its answer are one (api.base.endpoint)
 def _start(request):
     data = valid(MatchCreateSerializer, request)
     night = None

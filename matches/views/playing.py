@@ -7,6 +7,7 @@ control that was used and changes nothing.
 """
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -36,20 +37,23 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
     after a plain POST. A refusal becomes its message in that same box and changes
     nothing."""
     match = match_for(request, pk)
-    try:
-        change(match)
-    except values.Refusal as refusal:
-        return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
-    changed = None
-    if callable(notice):  # words that need the sheet as the change left it
-        changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
-        notice = notice(changed)
-    if not request.htmx:
-        if notice:
-            messages.success(request, notice)
-        return redirect("match", pk=pk)
-    changed = changed or read(Match.objects.for_sheet().get(pk=pk), request.user)
-    return sheet_fragment(request, changed, notice=notice or "", answer_in=answer_in, **extra)
+    # The change and its answer are one: if the answer cannot be read (the database
+    # went away meanwhile), the change goes with it, and a 5xx means nothing changed.
+    with transaction.atomic():
+        try:
+            change(match)
+        except values.Refusal as refusal:
+            return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
+        changed = None
+        if callable(notice):  # words that need the sheet as the change left it
+            changed = read(Match.objects.for_sheet().get(pk=pk), request.user)
+            notice = notice(changed)
+        if not request.htmx:
+            if notice:
+                messages.success(request, notice)
+            return redirect("match", pk=pk)
+        changed = changed or read(Match.objects.for_sheet().get(pk=pk), request.user)
+        return sheet_fragment(request, changed, notice=notice or "", answer_in=answer_in, **extra)
 
 
 @require_POST
@@ -176,6 +180,7 @@ def withdraw_note(request, pk, note_id):
 
 @require_POST
 @posted.only("version", refuse=bad_form)
+@transaction.atomic
 def rematch(request, pk):
     match = match_for(request, pk)
     try:

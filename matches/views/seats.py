@@ -11,6 +11,7 @@ from functools import lru_cache
 import segno
 from django.contrib import messages
 from django.contrib.auth import login
+from django.db import transaction
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -44,6 +45,7 @@ def _seated(request, take):
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(form=JoinForm, refuse=bad_form)
+@transaction.atomic  # a seat taken and the browser signed in are one
 def join(request, token):
     """The night's join link, at its rubber in play: take a free seat in one tap on its
     name (or with a name of one's own); when the seat is held by one's old browser, ask
@@ -125,6 +127,7 @@ def _join_page(request, match, form, status=None):
 
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only("seat", refuse=bad_form)
+@transaction.atomic  # a seat taken and the browser signed in are one
 def ask_for_seat(request, token):
     """Ask for a held seat back ("this is my seat"), in the night's rubber in play; a
     member or the host answers on the sheet. A browser with no account gets a guest
@@ -155,6 +158,7 @@ def ask_for_seat(request, token):
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(refuse=bad_form)
+@transaction.atomic  # a seat taken and the browser signed in are one
 def seat_link(request, pk, position, token):
     """The host's link for one seat: the page says whose seat it is, and one tap takes
     it, in place of whoever holds it. Opening it changes nothing (a messaging app
@@ -233,6 +237,7 @@ SEAT_CHANGES = {"free": "free_seat", "link": "make_seat_link"}
 
 @require_POST
 @posted.only(refuse=bad_form)
+@transaction.atomic  # the change and the panel it answers with are one
 def change_seat(request, pk, position, change):
     """The host frees a seat or makes a link for it (``change``): the invite panel
     again, as it is now (in place for htmx); a refusal is its message."""
