@@ -324,10 +324,10 @@ def test_a_note_never_changes_the_tally(api_as, match, ana, ze):
     ("body", "detail"),
     [
         ({"side": "a", "text": "   "}, "Say what happened: the note can't be empty."),
-        ({"side": "a", "text": "x" * 501}, "A note is 500 characters at most."),
+        ({"side": "a", "text": "x" * 501}, "A note is too long: 500 characters at most."),
         ({"side": "a", "text": "late", "deal": 2}, "The deal must be a whole number from 1 to 1."),
         ({"side": "z", "text": "who?"}, "The side must be a or b."),
-        ({"side": "a", "text": "nul \x00"}, "text: Null characters are not allowed."),
+        ({"side": "a", "text": "nul \x00"}, "A note can't contain a NUL character."),
     ],
 )
 def test_bad_notes_are_refused(api_as, match, ze, unchanged, body, detail):

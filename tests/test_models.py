@@ -609,7 +609,7 @@ def test_note_by_an_outsider_is_refused(match, olga):
     ("kwargs", "message"),
     [
         ({"text": "   "}, "the note can't be empty"),
-        ({"text": "x" * 501}, "A note is 500 characters at most."),
+        ({"text": "x" * 501}, "A note is too long: 500 characters at most."),
         ({"side": "c"}, "The side must be a or b."),
         ({"deal": 2}, "The deal must be a whole number from 1 to 1."),
         ({"deal": 0}, "The deal must be a whole number from 1 to 1."),

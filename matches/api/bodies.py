@@ -12,6 +12,7 @@ from .. import rules, values
 from ..models import (
     MatchQuerySet,
     clean_night_name,
+    clean_note,
     clean_place,
     clean_player_name,
     clean_seat_name,
@@ -237,4 +238,4 @@ class NoteCreateSerializer(Body):
         default=None,
         help_text="Default: the current deal.",
     )
-    text = serializers.CharField(allow_blank=True)
+    text = Text(clean_note, help_text="What happened, 500 characters at most.")

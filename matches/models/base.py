@@ -43,34 +43,31 @@ class NotFound(values.Refusal):
     status = 404
 
 
-# What a name may not hold: controls, and the invisible formatting characters
+# What free text may not hold: controls, and the invisible formatting characters
 # (zero-width spaces and joiners, direction marks and overrides) that would hide it
 # or turn the words around it.
 HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}
 
 
-def clean_name(name, what=None) -> str:
-    """A display name as the table will read it: invisible and direction-changing
-    characters removed, spaces collapsed, 1 to 40 characters with something to see."""
-    what = what or _("Name")
-    name = str(name or "")
-    if "\x00" in name:  # PostgreSQL cannot store it
+def clean_text(text, what, *, longest: int, required=False, empty=None) -> str:
+    """Free text as the table will read it, one rule for every field people type (names,
+    a night's name, its place, a note): NUL refused (PostgreSQL cannot store it),
+    invisible and direction-changing characters removed, spaces collapsed onto one
+    line, ``longest`` characters at most, and something anyone could read. Blank is
+    allowed unless ``required`` (``empty`` then says why)."""
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise values.InvalidInput(_("%(what)s must be text."), what=what)
+    if "\x00" in text:
         raise values.InvalidInput(_("%(what)s can't contain a NUL character."), what=what)
-    name = " ".join(
-        "".join(c for c in name if c.isspace() or unicodedata.category(c) not in HIDDEN).split()
+    text = " ".join(
+        "".join(c for c in text if c.isspace() or unicodedata.category(c) not in HIDDEN).split()
     )
-    if not name:
-        raise values.InvalidInput(_("%(what)s can't be empty."), what=what)
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+    if not text and required:
+        raise values.InvalidInput(empty or _("%(what)s can't be empty."), what=what)
+    if text and not any(unicodedata.category(c)[0] in "LNPS" for c in text):
         raise values.InvalidInput(_("%(what)s has nothing anyone could read."), what=what)
-    if len(name) > 40:
-        raise values.InvalidInput(_("%(what)s is too long: 40 characters at most."), what=what)
-    return name
-
-
-def clean_text(text, what, longest: int) -> str:
-    """Optional free text on one line: spaces collapsed, blank allowed."""
-    text = " ".join(str(text or "").split())
     if len(text) > longest:
         raise values.InvalidInput(
             _("%(what)s is too long: %(longest)s characters at most."), what=what, longest=longest
@@ -78,16 +75,31 @@ def clean_text(text, what, longest: int) -> str:
     return text
 
 
+def clean_name(name, what=None) -> str:
+    """A display name: free text, required, 40 characters at most."""
+    return clean_text(name, what or _("Name"), longest=40, required=True)
+
+
 def clean_seat_name(name) -> str:
     return clean_name(name, what=_("Each seat's name"))
 
 
 def clean_night_name(name) -> str:
-    return clean_text(name, _("The night's name"), 80)
+    return clean_text(name, _("The night's name"), longest=80)
 
 
 def clean_place(place) -> str:
-    return clean_text(place, _("The place"), 80)
+    return clean_text(place, _("The place"), longest=80)
+
+
+def clean_note(text) -> str:
+    return clean_text(
+        text,
+        _("A note"),
+        longest=500,
+        required=True,
+        empty=_("Say what happened: the note can't be empty."),
+    )
 
 
 def clean_player_name(name) -> str:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import rules, values
-from .base import NotAllowed, NotFound, no_such_note
+from .base import NotAllowed, NotFound, clean_note, no_such_note
 from .rows import Deal, Event, RevokeNote, row_state
 
 
@@ -283,13 +283,7 @@ class Playing:
     def add_note(self, by, *, side, text, deal=None) -> RevokeNote:
         """Note a revoke beside the sheet. It never changes the tally."""
         side = values.check_side(side)
-        text = " ".join(str(text or "").split())
-        if "\x00" in text:  # PostgreSQL cannot store it
-            raise values.InvalidInput(_("A note can't contain a NUL character."))
-        if not text:
-            raise values.InvalidInput(_("Say what happened: the note can't be empty."))
-        if len(text) > 500:
-            raise values.InvalidInput(_("A note is 500 characters at most."))
+        text = clean_note(text)
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("note a revoke"))
