@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/keep/", accounts.keep, name="keep"),
+    path("accounts/token/", accounts.api_token, name="api_token"),
     # The table
     path("matches/new/", home.new_match, name="new_match"),
     path("matches/<id:pk>/", sheet.match_page, name="match"),

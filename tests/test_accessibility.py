@@ -197,6 +197,7 @@ PAGES = [
     ("api docs", None, swagger),
     ("not found", None, visit("/no-such-page/")),
     ("keep my history", "guest", visit("/accounts/keep/")),
+    ("api token", "guest", visit("/accounts/token/")),
     (
         "keep my history, errors",
         "guest",

@@ -9,7 +9,8 @@ from .base import not_found
 
 urlpatterns = [
     path("auth/guest/", accounts.guest, name="api-guest"),
-    path("auth/token/", accounts.token, name="api-token"),
+    path("auth/token/", accounts.TokenView.as_view(), name="api-token"),
+    path("auth/token/new/", accounts.new_token, name="api-new-token"),
     path("calculator/", playing.calculator, name="api-calculator"),
     path("matches/", matches.matches, name="api-matches"),
     path("matches/<int:id>/", matches.match_detail, name="api-match"),

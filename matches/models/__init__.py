@@ -27,7 +27,7 @@ from .base import (
 )
 from .match import Match
 from .nights import Night
-from .people import User
+from .people import User, renew_token
 from .queries import MatchQuerySet, seat_side
 from .rows import Deal, Event, IdempotentRequest, RevokeNote, Seat, SeatRequest, row_state
 
@@ -59,6 +59,7 @@ __all__ = [
     "no_such_note",
     "no_such_seat_request",
     "nothing_here",
+    "renew_token",
     "row_state",
     "seat_link_gone",
     "seat_side",

@@ -1,7 +1,7 @@
 import secrets
 
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
 from .base import clean_name
@@ -34,3 +34,13 @@ class User(AbstractUser):
         user.set_unusable_password()
         user.save()
         return user
+
+
+def renew_token(user):
+    """A new API token for ``user``: the one they had (if any) no longer works."""
+    # Read here, not at the top: DRF's token model points at ours, so it loads after.
+    from rest_framework.authtoken.models import Token
+
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user)

@@ -1,4 +1,5 @@
-"""Getting in: a guest's name, signing up, logging in, and a guest keeping their history."""
+"""Getting in: a guest's name, signing up, logging in, a guest keeping their history, and
+the account's API token."""
 
 from urllib.parse import urlencode
 
@@ -7,14 +8,15 @@ from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
 from .. import limits, posted
 from ..forms import GuestForm, KeepForm, SignUpForm
-from ..models import User
+from ..models import User, renew_token
 from .answers import bad_form, form_page, next_url, too_many
 from .answers import posted as posted_data
 
@@ -74,3 +76,25 @@ def keep(request):
         )
         return redirect(next_url(request))
     return form_page(request, "registration/keep.html", form, next=next_url(request))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@posted.only("action", refuse=bad_form)
+def api_token(request):
+    """The account's API token, for programs that keep the sheet: whether there is
+    one, a new one (shown once, and the old one stops working), or giving it back.
+    Logging out of the site leaves the token alone: this page is where it goes."""
+    made = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "new":
+            made = renew_token(request.user).key
+        elif action == "revoke":
+            Token.objects.filter(user=request.user).delete()
+            messages.success(request, _("The token no longer works."))
+            return redirect("api_token")
+        else:
+            return bad_form(request, _("Make a new token, or give the one you have back."))
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "registration/token.html", {"token": token, "made": made})
