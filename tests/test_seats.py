@@ -350,3 +350,47 @@ def test_api_seats_are_in_the_schema(api_as, ana):
         "/api/matches/{id}/seat-requests/{request_id}/",
     ):
         assert "post" in paths[path], path
+
+
+def test_two_approvals_of_two_asks_for_one_seat_the_second_is_told_what_changed(
+    match, ana, ze, maria, api_as
+):
+    first = match.ask_for_seat(User.create_guest("Rui"), token=match.join_token, position="a2")
+    second = match.ask_for_seat(User.create_guest("Rui"), token=match.join_token, position="a2")
+    seen = Match.objects.get(pk=match.pk).version
+
+    approved = api_as(ze).post(
+        f"/api/matches/{match.pk}/seat-requests/{first.pk}/",
+        {"approve": True, "version": seen},
+        format="json",
+    )
+    late = browser(maria).post(
+        f"/matches/{match.pk}/seat-requests/{second.pk}/",
+        {"approve": "yes", "version": str(seen)},
+        **HTMX,
+    )
+
+    assert approved.status_code == 200
+    assert late.status_code == 409
+    assert "The sheet changed since you saw it" in text(late)
+    assert holder(match, "a2") == first.user
+    assert SeatRequest.objects.get(pk=second.pk).answered_at is None
+
+
+def test_seat_changes_on_an_ended_rubber_are_refused_as_joining_is(match, ana, ze, olga, api_as):
+    seat = match.make_seat_link(ana, "b2")
+    match.end(ze)
+    for answer in (
+        api_as(ana).post(f"/api/matches/{match.pk}/seats/b1/free/", {}, format="json"),
+        api_as(ana).post(f"/api/matches/{match.pk}/seats/b1/link/", {}, format="json"),
+        api_as(olga).post(
+            f"/api/matches/{match.pk}/seats/b2/claim/", {"token": seat.link_token}, format="json"
+        ),
+        api_as(olga).post(
+            f"/api/matches/{match.pk}/join/",
+            {"token": match.join_token, "seat": "b1"},
+            format="json",
+        ),
+    ):
+        assert answer.status_code == 409, answer.content
+        assert "ended by Zé" in answer.json()["detail"]

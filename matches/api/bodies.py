@@ -191,7 +191,7 @@ class SeatAskSerializer(Body):
     seat = Choice(SEAT_CHOICES, values.check_seat, help_text="The held seat you say is yours.")
 
 
-class SeatAnswerSerializer(Body):
+class SeatAnswerSerializer(Seen):
     approve = YesNo(
         required=True,
         help_text="true: the asker takes the seat, whoever holds it loses it; false: turned down.",

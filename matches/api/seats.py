@@ -113,8 +113,8 @@ def seat_request(request, id, request_id):
     return act(
         request,
         id,
-        lambda match, approve: match.answer_seat_request(
-            request.user, row_id(request_id, no_such_seat_request()), approve
+        lambda match, approve, version: match.answer_seat_request(
+            request.user, row_id(request_id, no_such_seat_request()), approve, version=version
         ),
         SeatAnswerSerializer,
     )

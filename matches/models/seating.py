@@ -199,15 +199,18 @@ class Seating:
             )
         return request
 
-    def answer_seat_request(self, by, request_id, approve) -> SeatRequest:
+    def answer_seat_request(self, by, request_id, approve, *, version=None) -> SeatRequest:
         """A member of the table or the host approves a request for a seat (the asker
         takes it; whoever held it loses it) or turns it down. A browser that asked with
         no account of its own, for a guest's seat, is that guest again: the seat stays
-        with the guest's account, which the asking browser signs in as (``seated``)."""
+        with the guest's account, which the asking browser signs in as (``seated``).
+        ``version`` is the sheet the answer was given on: two people approving two asks
+        for one seat at once, the second is told what changed and nothing is done."""
         with transaction.atomic():
             self._lock()
             self._require_member_or_host(by, _("answer a request for a seat"))
             self._check_seats_open()
+            self._check_version(version)
             request = (
                 self.seat_requests.select_related("user").filter(pk=request_id).first()
                 if str(request_id).isdigit()

@@ -252,14 +252,19 @@ def change_seat(request, pk, position, change):
 
 
 @require_POST
-@posted.only("approve", refuse=bad_form)
+@posted.only("approve", "version", refuse=bad_form)
 def answer_seat_request(request, pk, request_id):
     """Approve (the asker takes the seat) or turn down a request for a seat, from the sheet."""
     answer = request.POST.get("approve")  # yes or no, read by the API's own rule
     return act(
         request,
         pk,
-        lambda match: match.answer_seat_request(request.user, request_id, values.ticked(answer)),
+        lambda match: match.answer_seat_request(
+            request.user,
+            request_id,
+            values.ticked(answer),
+            version=request.POST.get("version") or None,
+        ),
         notice=lambda sheet: (
             _("The seat is theirs now.") if values.ticked(answer) else _("Turned down.")
         ),
