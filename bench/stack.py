@@ -43,6 +43,8 @@ def database():
             DJANGO_SETTINGS_MODULE="bench.settings",
             RATE_LIMIT_GUEST="",
             RATE_LIMIT_LOGIN="",
+            RATE_LIMIT_GUESS="",
+            RATE_LIMIT_READS="",
             LOG_LEVEL="ERROR",
         )
         os.environ.update(env)  # this process prepares the data with the server's settings

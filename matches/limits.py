@@ -1,4 +1,5 @@
-"""Limits on how often one address may try to log in or make a guest account.
+"""Limits on how often one address may try to log in, make a guest account, try a
+link's token that opens nothing, or read.
 
 One set of counters for the API and the pages alike: ten failed log-ins on the
 API and ten more on the form are twenty tries, not two tens. The counters live
@@ -13,14 +14,18 @@ many proxies of its own stand in front (``TRUSTED_PROXIES``, DRF's
 ``NUM_PROXIES``), and then only the address the outermost of them saw.
 """
 
+import time
 from functools import wraps
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from . import outside
 
 
 class AttemptThrottle(SimpleRateThrottle):
@@ -88,3 +93,126 @@ def limit_posts(throttle_class, refuse, anonymous_only=False):
         return limited
 
     return decorator
+
+
+# Guessing a link's token ------------------------------------------------------------
+
+
+class GuessThrottle(AttemptThrottle):
+    """Links tried with a token that opens nothing (a join, seat or watch link), per
+    address. Only the misses count: a table opening its own links is never limited."""
+
+    scope = "guess"
+
+    def blocked(self, request):
+        """The seconds to wait while this address has missed too often, else None."""
+        if self.get_rate() is None:
+            return None
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        self.history = [at for at in self.cache.get(self.key, []) if at > self.now - self.duration]
+        return self.wait() if len(self.history) >= self.num_requests else None
+
+    def missed(self):
+        self.history.insert(0, self.now)
+        self.cache.set(self.key, self.history, self.duration)
+
+
+def guarded(refuse):
+    """A view that opens something by a link's token: an address that has tried too
+    many tokens that open nothing is answered ``refuse(request, message)`` (a 429)
+    without looking, and every 404 the view answers counts as a miss."""
+
+    def decorator(view):
+        @wraps(view)
+        def looked_up(request, *args, **kwargs):
+            throttle = GuessThrottle()
+            wait = throttle.blocked(request)
+            if wait is not None:
+                response = refuse(request, too_many(wait))
+                response["Retry-After"] = str(max(1, round(wait)))
+                return response
+            response = view(request, *args, **kwargs)
+            if response.status_code == 404 and throttle.get_rate() is not None:
+                throttle.missed()
+            return response
+
+        return looked_up
+
+    return decorator
+
+
+# Reads --------------------------------------------------------------------------------
+
+# A process tells the shared count about its reads this many at a time: the limit is
+# shared by every worker of every instance at one write to the cache per batch.
+READS_BATCH = 25
+
+
+class Reads:
+    """Reads (GET and HEAD) per address, in windows of the rate's period: generous, so
+    that a café's phones behind one address never meet it, while one client hammering
+    the server is told to wait (429 with Retry-After). Counted in this process and told
+    to the shared ``limits`` cache a batch at a time, so the hot path (the poll, 304 from
+    one query) costs nothing more but a dictionary's count."""
+
+    def __init__(self):
+        self.local = {}  # (address, window) -> reads not yet told
+        self.over = {}  # address -> the window it is over the limit in
+
+    def refused(self, request, rate):
+        """The seconds to wait while this request's address is over ``rate``, else None."""
+        address = AttemptThrottle()
+        count, period = address.parse_rate(rate)
+        ident = address.get_ident(request)
+        now = time.time()
+        window = int(now // period)
+        if self.over.get(ident) == window:
+            return period - (now % period)
+        key = (ident, window)
+        self.local[key] = self.local.get(key, 0) + 1
+        if self.local[key] >= READS_BATCH:
+            told, self.local[key] = self.local[key], 0
+            self._forget_before(window)
+            total = self._tell(f"reads:{ident}:{window}", told, period)
+            if total > count:
+                self.over[ident] = window
+                return period - (now % period)
+        return None
+
+    def _tell(self, key, reads, period):
+        cache = caches["limits"]
+        cache.add(key, 0, period * 2)
+        try:
+            return cache.incr(key, reads)
+        except ValueError:  # expired between the two
+            cache.set(key, reads, period * 2)
+            return reads
+
+    def _forget_before(self, window):
+        for key in [key for key in self.local if key[1] < window]:
+            del self.local[key]
+        for ident in [ident for ident, over in self.over.items() if over < window]:
+            del self.over[ident]
+
+
+def read_limit(get_response):
+    """Middleware: past ``RATE_LIMITS["reads"]`` an address's reads answer 429."""
+    reads = Reads()
+
+    def middleware(request):
+        rate = settings.RATE_LIMITS.get("reads")
+        if rate and request.method in ("GET", "HEAD"):
+            wait = reads.refused(request, rate)
+            if wait is not None:
+                # Answered before the session is read: the page as for someone signed out.
+                response = outside.answer(
+                    request, too_many(wait), 429, user=AnonymousUser(), messages=()
+                )
+                response["Retry-After"] = str(max(1, round(wait)))
+                return response
+        return get_response(request)
+
+    return middleware

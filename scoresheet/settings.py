@@ -120,6 +120,7 @@ MIDDLEWARE = [
     "matches.middleware.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "matches.middleware.ViewRefusals",
+    "matches.limits.read_limit",
     "matches.middleware.private_answers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -307,6 +308,10 @@ SHEET_POLL_MS = envint("SHEET_POLL_MS", 2000)
 RATE_LIMITS = {
     "login": envrate("RATE_LIMIT_LOGIN", "10/minute"),
     "guest": envrate("RATE_LIMIT_GUEST", "30/hour"),
+    # Tokens of links tried that open nothing: a stranger guessing.
+    "guess": envrate("RATE_LIMIT_GUESS", "60/minute"),
+    # Every read: a café's phones behind one address poll far below this.
+    "reads": envrate("RATE_LIMIT_READS", "1200/minute"),
 }
 
 LOGGING = {

@@ -216,6 +216,8 @@ APP_ENV = {
     # The suite makes many accounts from one address (test_security.py tests the limits).
     "RATE_LIMIT_LOGIN": "",
     "RATE_LIMIT_GUEST": "",
+    "RATE_LIMIT_GUESS": "",
+    "RATE_LIMIT_READS": "",
 }
 
 

@@ -255,3 +255,68 @@ def test_two_instances_of_two_workers_share_one_count(shared_database, ana):
             server.stop()
     assert answers == [400] * 3 + [429] * 5
     assert right[0] == 429
+
+
+# Guessing a link's token, and reading too fast ------------------------------------------
+
+
+@pytest.fixture
+def guess_limit(settings, db):
+    settings.RATE_LIMITS = {"guess": "5/minute"}
+    caches["limits"].clear()
+    yield
+    caches["limits"].clear()
+
+
+def test_tokens_that_open_nothing_are_limited_per_address_then_even_the_right_one_waits(
+    guess_limit, match, api_as, olga
+):
+    for number in range(5):
+        assert browser().get(f"/join/wrong-{number}/").status_code == 404
+    refused = browser().get(f"/join/{match.join_token}/")
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert "Too many attempts" in text(refused)
+    # The API's links count against the same address.
+    claim = api_as(olga).post(
+        f"/api/matches/{match.pk}/seats/b1/claim/", {"token": "x"}, format="json"
+    )
+    assert claim.status_code == 429
+    assert api_as().get("/api/watch/nope/").status_code == 429
+
+
+def test_a_table_opening_its_own_links_is_never_limited(guess_limit, match, ana):
+    for _ in range(20):
+        assert browser().get(f"/watch/{match.watch_token}/").status_code == 200
+
+
+def test_every_link_kind_counts_its_misses(guess_limit, match, api_as, olga):
+    misses = [
+        lambda: browser().get("/watch/nope/"),
+        lambda: browser().get(f"/seat/{match.pk}/b1/nope/"),
+        lambda: browser().post("/join/nope/ask/", {"seat": "b1"}),
+        lambda: api_as(olga).post(
+            f"/api/matches/{match.pk}/join/", {"token": "nope", "seat": "b1"}, format="json"
+        ),
+        lambda: api_as(olga).post(
+            f"/api/matches/{match.pk}/seat-requests/", {"token": "nope", "seat": "b1"},
+            format="json",
+        ),
+    ]  # fmt: skip
+    for miss in misses:
+        assert miss().status_code == 404
+    assert browser().get("/watch/nope/").status_code == 429
+
+
+def test_reads_past_the_limit_wait_their_turn(settings, match, ana):
+    from matches import limits as reading
+
+    settings.RATE_LIMITS = {"reads": "50/minute"}
+    caches["limits"].clear()
+    client = browser(ana)
+    answers = [client.get(f"/matches/{match.pk}/").status_code for _ in range(80)]
+    caches["limits"].clear()
+    # Told a batch at a time, so the limit holds to within a batch.
+    assert answers[: 50 - reading.READS_BATCH] == [200] * (50 - reading.READS_BATCH)
+    assert answers[-1] == 429
+    assert answers.count(429) >= 80 - 50 - reading.READS_BATCH

@@ -27,7 +27,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .. import conditional, limits, links, values
+from .. import conditional, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
@@ -132,6 +132,11 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description="The ETag of the sheet you have: 304 while it is unchanged.",
 )
+
+
+def too_many(request, message):
+    """An address over a limit (``limits.guarded``), answered before the view runs."""
+    return outside.answer(request, message, status.HTTP_429_TOO_MANY_REQUESTS)
 
 
 def errors(*codes):

@@ -10,7 +10,7 @@ from rest_framework.decorators import api_view
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from .. import conditional, values
+from .. import conditional, limits, values
 from ..models import Match, Night, NotFound, nothing_here, watch_link_gone
 from ..summaries import history as read_history
 from ..summaries import read_night, summary
@@ -25,6 +25,7 @@ from .base import (
     etag,
     row_id,
     sheet_answer,
+    too_many,
     valid,
     visible_match,
 )
@@ -105,6 +106,7 @@ def match_detail(request, id):
     return sheet_answer(request, match.pk)
 
 
+@limits.guarded(too_many)
 @answers(200, MatchSerializer, 404, not_modified=True)
 @endpoint("GET", "watch_match", "Follow a match read-only", "matches", parameters=[IF_NONE_MATCH])
 @anyone()

@@ -6,10 +6,19 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.response import Response
 
-from .. import links, values
+from .. import limits, links, values
 from ..models import Match, NotFound, join_link_gone, no_such_seat_request, seat_link_gone
 from ..summaries import seat_request as read_seat_request
-from .base import act, answers, endpoint, row_id, sheet_answer, valid, visible_match
+from .base import (
+    act,
+    answers,
+    endpoint,
+    row_id,
+    sheet_answer,
+    too_many,
+    valid,
+    visible_match,
+)
 from .bodies import (
     JoinSerializer,
     Nothing,
@@ -34,6 +43,7 @@ def _by_join_link(id, token):
     return match
 
 
+@limits.guarded(too_many)
 @answers(200, MatchSerializer, 400, 401, 403, 404, 409)
 @endpoint("POST", "join_match", "Take a free seat", "matches", JoinSerializer)
 def join(request, id):
@@ -66,6 +76,7 @@ def seat_link(request, id, seat):
     )
 
 
+@limits.guarded(too_many)
 @answers(200, MatchSerializer, 400, 401, 403, 404, 409)
 @endpoint(
     "POST",
@@ -89,6 +100,7 @@ def claim_seat(request, id, seat):
     return sheet_answer(request, match.pk)
 
 
+@limits.guarded(too_many)
 @answers(201, SeatRequestSerializer, 400, 401, 403, 404, 409)
 @endpoint("POST", "ask_for_seat", "Ask for a seat back", "seats", SeatAskSerializer)
 def seat_requests(request, id):

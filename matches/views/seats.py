@@ -42,6 +42,7 @@ def _seated(request, take):
 # The night's join link ---------------------------------------------------------------
 
 
+@limits.guarded(too_many)
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(form=JoinForm, refuse=bad_form)
@@ -125,6 +126,7 @@ def _join_page(request, match, form, status=None):
     return render(request, "matches/join.html", context, status=status)
 
 
+@limits.guarded(too_many)
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only("seat", refuse=bad_form)
 @transaction.atomic  # a seat taken and the browser signed in are one
@@ -155,6 +157,7 @@ def ask_for_seat(request, token):
     return go(request, reverse("join", args=[token]))
 
 
+@limits.guarded(too_many)
 @require_http_methods(["GET", "POST"])
 @limits.limit_posts(limits.GuestThrottle, too_many, anonymous_only=True)
 @posted.only(refuse=bad_form)

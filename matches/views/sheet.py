@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
-from .. import conditional, rules
+from .. import conditional, limits, rules
 from ..models import Match, watch_link_gone
 from ..sheet import read
 from ..standings import tally
-from .answers import not_found
+from .answers import not_found, too_many
 
 POLL_SALT = "matches.sheet-poll"
 POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole way
@@ -172,6 +172,7 @@ def _rubber_to_follow(request, sheet):
 # The watch screen --------------------------------------------------------------------
 
 
+@limits.guarded(too_many)
 @require_GET
 def watch(request, token):
     """A shared screen's sheet. The link is the night's: it shows the night's rubber in
@@ -188,6 +189,7 @@ def _watch_etag(request, token):
     return None if newest is None else conditional.etag(newest[1], conditional.screen(newest[0]))
 
 
+@limits.guarded(too_many)
 @require_GET
 @condition(etag_func=_watch_etag)
 def watch_sheet(request, token):
