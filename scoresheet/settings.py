@@ -272,6 +272,10 @@ SPECTACULAR_SETTINGS = {
         "SeatRequestStatusEnum": "matches.summaries.SEAT_REQUEST_STATUSES",
     },
     # Swagger UI from the installed package, so /api/docs/ works offline.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "matches.api.schema.closed_bodies",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }

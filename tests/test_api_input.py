@@ -240,3 +240,58 @@ def test_a_page_join_link_with_a_wrong_token_is_the_same_404(olga, open_match):
         assert response.status_code == 404
         assert "This join link is not valid any more" in response.content.decode()
     assert not User.objects.filter(display_name="Olga").exclude(pk=olga.pk).exists()
+
+
+# The schema says what the API does -------------------------------------------------------
+
+
+def test_every_request_body_in_the_schema_refuses_fields_it_does_not_name(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    bodies = {
+        name: component
+        for name, component in schema["components"]["schemas"].items()
+        if name.endswith("Request")
+    }
+    assert len(bodies) > 10
+    assert all(component["additionalProperties"] is False for component in bodies.values())
+
+
+def test_an_empty_filter_is_refused_not_read_as_none(api_as, match, ana):
+    response = api_as(ana).get("/api/matches/?until=")
+    assert response.status_code == 400
+    assert "until" in response.json()["errors"]
+
+
+def test_a_yes_or_no_is_true_or_false_not_a_number(api_as, match, ana):
+    response = api_as(ana).post(
+        f"/api/matches/{match.pk}/entries/",
+        {"deal": 1, "side": "a", "games": 1, "sweep": 0},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert match.deal_list() == []
+
+
+def test_a_token_is_text_not_a_number(api_as, match, olga):
+    response = api_as(olga).post(
+        f"/api/matches/{match.pk}/join/", {"token": 12345, "seat": "b1"}, format="json"
+    )
+    assert response.status_code == 400
+
+
+def test_an_if_match_that_is_no_etag_is_refused_and_undoes_nothing(api_as, match, ana, ze):
+    seen = api_as(ana).get(f"/api/matches/{match.pk}/")["ETag"]
+    match.record(ze, deal=1, side="b", games=1)  # Zé enters meanwhile
+    unquoted = seen.strip('"')
+
+    refused = api_as(ana).post(
+        f"/api/matches/{match.pk}/undo/", {}, format="json", HTTP_IF_MATCH=unquoted
+    )
+    stale = api_as(ana).post(
+        f"/api/matches/{match.pk}/undo/", {}, format="json", HTTP_IF_MATCH=seen
+    )
+
+    assert refused.status_code == 400
+    assert "If-Match" in refused.json()["detail"]
+    assert stale.status_code == 409
+    assert [(deal.a, deal.b) for deal in match.deal_list()] == [(0, 1)]

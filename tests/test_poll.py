@@ -67,10 +67,10 @@ def test_a_stolen_or_forged_signature_shows_a_stranger_nothing(match, ana, olga)
     url, etag = poll_of(browser(ana), match)
     for client in (browser(olga), browser()):
         for headers in ({"HTTP_IF_NONE_MATCH": etag}, {}):
-            # Even Ana's own signature only ever answers "no change"; what changed
-            # needs the session of someone who may see the match.
+            # Ana's signature names her session: without it, not even "no change"
+            # (a stranger would learn the sheet's version from a 304).
             response = client.get(url, **headers, **HTMX)
-            assert response.status_code in (304, 404)
+            assert response.status_code == 404
             assert "Maria" not in text(response)
         forged = url.split("?")[0] + "?t=" + url.split("t=")[1][:-3] + "xyz"
         response = client.get(forged, HTTP_IF_NONE_MATCH=etag, **HTMX)
@@ -108,3 +108,12 @@ def test_only_the_poll_sends_the_sheets_etag(match, ana):
     assert "If-None-Match" in poll and 'hx-trigger="every 300ms"' in poll
     sheet = re.search(r'<section id="sheet"[^>]*>', page).group(0)
     assert "hx-headers" not in sheet
+
+
+def test_the_poll_answers_the_session_it_was_made_for_and_no_other(match, ana):
+    url, etag = poll_of(browser(ana), match)
+    # Ana again on another browser: her own session, not the page's, decides.
+    elsewhere = browser(ana)
+    assert elsewhere.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    # Nobody: no cookies, the old page's URL and its ETag.
+    assert browser().get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 404

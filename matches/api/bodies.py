@@ -6,6 +6,7 @@ They check types and shapes only; every rule of the sheet is left to ``values``,
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from .. import rules, values
@@ -26,6 +27,7 @@ from .fields import (
     Body,
     Choice,
     Number,
+    String,
     Text,
     WholeNumberField,
     YesNo,
@@ -57,8 +59,8 @@ class GuestSerializer(Body):
 
 
 class LoginSerializer(Body):
-    username = serializers.CharField()
-    password = serializers.CharField(trim_whitespace=False)
+    username = String()
+    password = String(trim_whitespace=False)
 
 
 # The calculator --------------------------------------------------------------------
@@ -154,6 +156,15 @@ class MatchFilterSerializer(serializers.Serializer):
     until = serializers.DateField(required=False, help_text="Started on or before this day.")
     page = WholeNumberField(required=False, min_value=1)
 
+    def to_internal_value(self, data):
+        # A filter sent empty (?until=) is refused rather than read as no filter: a
+        # client that sent one should hear that it filtered nothing.
+        blank = [name for name in self.fields if name in data and data[name] == ""]
+        if blank:
+            said = _("Leave it out to filter nothing, rather than send it empty.")
+            raise serializers.ValidationError({name: [said] for name in blank})
+        return super().to_internal_value(data)
+
 
 class RematchSerializer(Seen):
     seats = serializers.DictField(
@@ -172,7 +183,7 @@ class RematchSerializer(Seen):
 
 
 class JoinSerializer(Body):
-    token = serializers.CharField(help_text="The token of the host's join link.")
+    token = String(help_text="The token of the host's join link.")
     seat = Choice(SEAT_CHOICES, values.check_seat)
     name = Text(
         lambda name: clean_player_name(name) if str(name or "").strip() else None,
@@ -183,11 +194,11 @@ class JoinSerializer(Body):
 
 
 class SeatClaimSerializer(Body):
-    token = serializers.CharField(help_text="The token of the host's link for this seat.")
+    token = String(help_text="The token of the host's link for this seat.")
 
 
 class SeatAskSerializer(Body):
-    token = serializers.CharField(help_text="The token of the host's join link.")
+    token = String(help_text="The token of the host's join link.")
     seat = Choice(SEAT_CHOICES, values.check_seat, help_text="The held seat you say is yours.")
 
 

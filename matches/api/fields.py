@@ -77,17 +77,35 @@ class Number(RuleField):
 
 @extend_schema_field(OpenApiTypes.BOOL)
 class YesNo(RuleField):
-    """A yes or no, read as the pages read a tick box: left out, no (unless required)."""
+    """A yes or no: JSON's true or false, as the schema says (no 0, 1 or "on", which a
+    page's tick box sends); left out, no (unless required)."""
+
+    default_error_messages = {"invalid": _("Send true or false.")}
 
     def __init__(self, **kwargs):
         if not kwargs.setdefault("required", False):
             kwargs.setdefault("default", False)
         super().__init__(values.ticked, **kwargs)
 
+    def to_internal_value(self, data):
+        read = super().to_internal_value(data)  # no yes or no: refused in the page's words
+        if not isinstance(data, bool):
+            self.fail("invalid")  # a tick box's word, or a number: JSON says true or false
+        return read
+
 
 @extend_schema_field(OpenApiTypes.STR)
 class Text(RuleField):
     default_error_messages = {"invalid": _("Not a valid string.")}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class String(serializers.CharField):
+    """Text as JSON sends it: a string, never a number turned into one."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
