@@ -152,9 +152,18 @@ def csv_file(matches) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
+class KeptMatch(MatchSerializer):
+    events = None  # a file kept has no live changes to follow
+
+
+class KeptNight(NightSerializer):
+    events = None
+
+
 def match_json(match):
-    """The body of GET /api/matches/{id}/ as the watch link shows it (no tokens)."""
-    return MatchSerializer(read(match, watching=True)).data
+    """The body of GET /api/matches/{id}/ as the watch link shows it (no tokens, and
+    no event stream)."""
+    return KeptMatch(read(match, watching=True)).data
 
 
 def nights_with_rubbers(nights):
@@ -163,8 +172,8 @@ def nights_with_rubbers(nights):
 
 
 def night_json(night):
-    """The body of GET /api/nights/{id}/."""
-    return NightSerializer(read_night(night)).data
+    """The body of GET /api/nights/{id}/ (no event stream)."""
+    return KeptNight(read_night(night)).data
 
 
 def personal_data(user):

@@ -233,7 +233,8 @@ class Runserver(Server):
 
 
 def exchange(port, method, path, body=None, headers=None, timeout=10):
-    """One request on its own connection, ``body`` sent as JSON: (status, headers, raw body)."""
+    """One request on its own connection, ``body`` sent as JSON: (status, headers, raw body),
+    the headers read by any case of their names, as HTTP means them."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         headers = {"Host": "127.0.0.1", **(headers or {})}
@@ -243,7 +244,7 @@ def exchange(port, method, path, body=None, headers=None, timeout=10):
             headers["Content-Type"] = "application/json"
         connection.request(method, path, body=payload, headers=headers)
         response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
+        return response.status, response.headers, response.read()
     finally:
         connection.close()
 

@@ -100,7 +100,12 @@ def test_every_api_call_the_docs_show_takes_its_method(doc, method, path):
 
 # Where the environment is read: the settings, the two scripts, and the address finder
 # bin/run --lan calls (LAN_ADDRESS).
-PYTHON_READERS = ("scoresheet/settings.py", "scoresheet/lan.py")
+PYTHON_READERS = (
+    "scoresheet/settings.py",
+    "scoresheet/lan.py",
+    "scoresheet/serving.py",
+    "scoresheet/asgi.py",
+)
 SHELL_READERS = ("bin/serve", "bin/run")
 # Upper-case words in backticks that are values, not variables (LOG_LEVEL's levels).
 NOT_VARIABLES = {"WARNING", "INFO", "ERROR", "CRITICAL"}

@@ -112,25 +112,35 @@ def test_csv_defuses_names_a_spreadsheet_would_run(ana):
     assert row[-1] == "won by =HYPERLINK(1) & Rui"  # inside the sentence it cannot run
 
 
+def kept(answer):
+    """An API answer's body as a file keeps it: without its event stream, which the
+    answer names by its own address (a file follows nothing live)."""
+    body = answer.json()
+    assert body.pop("events").endswith("/events/")
+    return body
+
+
 def test_rubber_json_is_the_api_body_without_tokens(api_as, rubbers, ana, rui):
-    # The watch link's body: the sheet as anyone reads it, no tokens, nothing to undo; a
-    # watch link follows its night, so it is the body of the rubber it has come to.
+    # The watch link's body: the sheet as anyone reads it, no tokens, nothing to undo,
+    # and no event stream (a file kept follows nothing live); a watch link follows its
+    # night, so it is the body of the rubber it has come to.
     watched = api_as().get(f"/api/watch/{rubbers[0].watch_token}/").json()
     first = Match.objects.get(pk=watched["id"])
     exported = json.loads(
         json.dumps(export.match_json(export.full(Match.objects.filter(pk=first.pk)).get()))
     )
+    assert watched.pop("events").endswith(f"/api/watch/{rubbers[0].watch_token}/events/")
     assert exported == watched
     host_body = api_as(ana).get(f"/api/matches/{first.pk}/").json()
     assert "join_token" not in exported
-    personal = ("join_token", "watch_token", "undo")
+    personal = ("join_token", "watch_token", "undo", "events")
     assert exported == {**{k: v for k, v in host_body.items() if k not in personal}, "undo": None}
 
 
 def test_night_json_is_the_api_body(api_as, rubbers, ze):
     night = export.nights_with_rubbers(Night.objects.filter(pk=rubbers[0].night_id)).get()
     exported = json.loads(json.dumps(export.night_json(night)))
-    assert exported == api_as(ze).get(f"/api/nights/{night.pk}/").json()
+    assert exported == kept(api_as(ze).get(f"/api/nights/{night.pk}/"))
     assert exported["tally"]["pairs"][0]["name"] == "Ana & Rui"
 
 
@@ -140,9 +150,9 @@ def test_personal_data_holds_profile_matches_and_nights(api_as, rubbers, ana, ru
     assert data["profile"]["username"] == "rui"
     assert data["profile"]["name"] == "Rui"
     assert [m["id"] for m in data["matches"]] == [m.pk for m in reversed(rubbers)]
-    assert data["matches"][0] == api_as(rui).get(f"/api/matches/{rubbers[3].pk}/").json()
+    assert data["matches"][0] == kept(api_as(rui).get(f"/api/matches/{rubbers[3].pk}/"))
     assert [n["id"] for n in data["nights"]] == [rubbers[0].night_id]
-    assert data["nights"][0] == api_as(rui).get(f"/api/nights/{rubbers[0].night_id}/").json()
+    assert data["nights"][0] == kept(api_as(rui).get(f"/api/nights/{rubbers[0].night_id}/"))
     assert elsewhere.pk not in [m["id"] for m in data["matches"]]
 
 
@@ -173,7 +183,7 @@ def test_rubber_downloads_as_csv_and_json(api_as, rubbers, ze):
     assert len(response.content.decode("utf-8-sig").splitlines()) == 4
     response = client.get(f"/matches/{first.pk}/export.json")
     assert response["Content-Type"] == "application/json"
-    assert json.loads(response.content) == api_as(ze).get(f"/api/matches/{first.pk}/").json()
+    assert json.loads(response.content) == kept(api_as(ze).get(f"/api/matches/{first.pk}/"))
 
 
 def test_night_downloads_as_csv_and_json(api_as, rubbers, maria):
@@ -182,7 +192,7 @@ def test_night_downloads_as_csv_and_json(api_as, rubbers, maria):
     rows = client.get(f"/nights/{night_id}/export.csv").content.decode("utf-8-sig").splitlines()
     assert len(rows) == 1 + 9  # the header and every deal of the four rubbers
     body = json.loads(client.get(f"/nights/{night_id}/export.json").content)
-    assert body == api_as(maria).get(f"/api/nights/{night_id}/").json()
+    assert body == kept(api_as(maria).get(f"/api/nights/{night_id}/"))
 
 
 def test_my_data_downloads_as_one_json_file(rubbers, ana):

@@ -219,10 +219,17 @@ def valid(body, request):
 VARY = ("Authorization", "Cookie")
 
 
-def sheet_answer(request, pk, status=status.HTTP_200_OK, watching=False):
-    """Match ``pk``'s sheet as this caller sees it (``sheet.read``), with its ETag."""
+def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None):
+    """Match ``pk``'s sheet as this caller sees it (``sheet.read``), with its ETag and
+    its event stream; with ``watch_token``, as that watch link shows it to anyone."""
+    watching = watch_token is not None
     sheet = read(Match.objects.for_sheet().get(pk=pk), request.user, watching=watching)
-    response = Response(MatchSerializer(sheet).data, status=status)
+    if watching:
+        events = reverse("api-watch-events", args=[watch_token])
+    else:
+        events = reverse("api-match-events", args=[pk])
+    context = {"events": links.absolute(request, events)}
+    response = Response(MatchSerializer(sheet, context=context).data, status=status)
     return conditional.validators(response, etag(sheet.version, sheet.hosting), vary=VARY)
 
 

@@ -133,3 +133,20 @@ class WholeNumberField(serializers.IntegerField):
         if isinstance(data, str) and not data.isascii():
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+@extend_schema_field(OpenApiTypes.URI)
+class Events(serializers.Field):
+    """Where the thing read is heard changing, live: its event stream (API.md, "Live
+    changes"), the address the view puts in the serializer's context as ``events``."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault(
+            "help_text",
+            "Its event stream (text/event-stream): an event with the new version after "
+            "every change.",
+        )
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return self.context["events"]

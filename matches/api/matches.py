@@ -3,6 +3,7 @@ links, the history, the next rubber, and a night with its tally."""
 
 from django.db import transaction
 from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -10,7 +11,7 @@ from rest_framework.decorators import api_view
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from .. import conditional, limits, values
+from .. import conditional, limits, links, values
 from ..models import Match, Night, NotFound, nothing_here, watch_link_gone
 from ..summaries import history as read_history
 from ..summaries import read_night, summary
@@ -117,12 +118,12 @@ def watch(request, watch_token):
     newest = Match.objects.newest_rubber(watch_token=watch_token)
     if newest is None:
         raise NotFound(watch_link_gone())
-    rubber, version = newest
+    rubber, version, _night_version = newest
     tag = conditional.etag(version, conditional.screen(rubber))
     unchanged = conditional.not_modified(request, tag, vary=VARY)
     if unchanged is not None:
         return unchanged
-    response = sheet_answer(request, rubber, watching=True)
+    response = sheet_answer(request, rubber, watch_token=watch_token)
     return conditional.validators(response, tag, vary=VARY)
 
 
@@ -168,4 +169,5 @@ def night(request, id):
     )
     if night is None:
         raise NotFound(nothing_here())
-    return Response(NightSerializer(read_night(night)).data)
+    events = links.absolute(request, reverse("api-night-events", args=[night.pk]))
+    return Response(NightSerializer(read_night(night), context={"events": events}).data)

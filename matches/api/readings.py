@@ -12,7 +12,7 @@ from rest_framework.fields import SkipField
 from .. import values
 from ..models import Event
 from ..summaries import SEAT_REQUEST_STATUSES
-from .fields import MARK_CHOICES, SEAT_CHOICES, SIDE_CHOICES, STATUS_CHOICES
+from .fields import MARK_CHOICES, SEAT_CHOICES, SIDE_CHOICES, STATUS_CHOICES, Events
 
 # Refusals --------------------------------------------------------------------------
 
@@ -193,6 +193,7 @@ class MatchSerializer(MatchSummarySerializer):
     )
     join_token = HostOnly(required=False, help_text="Host only.")
     watch_token = HostOnly(required=False, help_text="Host only.")
+    events = Events()
 
 
 class MatchPageSerializer(serializers.Serializer):
@@ -266,3 +267,4 @@ class NightSerializer(serializers.Serializer):  # a summaries.NightView
         many=True, source="rubbers", help_text="The night's rubbers, in order."
     )
     tally = TallySerializer()
+    events = Events()

@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from .. import converters  # noqa: F401  (registers the path converters)
-from . import accounts, matches, playing, seats
+from . import accounts, events, matches, playing, seats
 from .base import not_found
 
 urlpatterns = [
@@ -33,9 +33,12 @@ urlpatterns = [
     path("matches/<int:id>/notes/<int:note_id>/", playing.note, name="api-note"),
     path("matches/<int:id>/end/", playing.end, name="api-end"),
     path("matches/<int:id>/history/", matches.history, name="api-history"),
+    path("matches/<int:id>/events/", events.match_events, name="api-match-events"),
     path("matches/<int:id>/rematch/", matches.rematch, name="api-rematch"),
     path("watch/<token:watch_token>/", matches.watch, name="api-watch"),
+    path("watch/<token:watch_token>/events/", events.watch_events, name="api-watch-events"),
     path("nights/<int:id>/", matches.night, name="api-night"),
+    path("nights/<int:id>/events/", events.night_events, name="api-night-events"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file, not inline,
     # which the Content-Security-Policy would block.

@@ -4,7 +4,8 @@ Every change is a method of ``Match``: here the night's (renewing its links, the
 rematch), in ``playing.py`` the sheet's, in ``seating.py`` the seats'. Each one locks
 the match row, applies ``rules``, writes one Event and bumps the match's version, all
 in one transaction, so the HTML pages and the API share one set of rules and two phones
-writing at once can never both win.
+writing at once can never both win; once it commits, the sheet's open streams hear of
+it (``live.announce``).
 """
 
 from django.conf import settings
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules, values
+from .. import live, rules, values
 from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, join_link_gone, new_token
 from .nights import Night
 from .playing import Playing
@@ -213,6 +214,7 @@ class Match(Playing, Seating, models.Model):
             ]
         )
         self._log(by, action, deal=deal, before=before, after=after)
+        live.announce(self, seats=action in Event.SEATING_ACTIONS)
 
     def _check_open(self) -> None:
         if self.status == self.ENDED:

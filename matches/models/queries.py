@@ -2,7 +2,7 @@
 a person's history and its filters, and opening a new match."""
 
 from django.db import models, transaction
-from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -50,10 +50,37 @@ class MatchQuerySet(models.QuerySet):
         ((name, token),) = link.items()
         return self.filter(**{f"night__{name}": token}).order_by("-created", "-id")
 
-    def newest_rubber(self, **link) -> tuple[int, int] | None:
-        """The ``(pk, version)`` of the rubber a night's link leads to (``join_token=``
-        or ``watch_token=``), or None: one query, all a watch screen's poll needs."""
-        return self.of_night(**link).values_list("pk", "version").first()
+    def newest_rubber(self, **link) -> tuple[int, int, int] | None:
+        """The ``(pk, version, night's version)`` of the rubber a night's link leads to
+        (``join_token=`` or ``watch_token=``), or None: one query, all a watch screen's
+        poll needs (``night_version``)."""
+        return (
+            self.of_night(**link)
+            .annotate(night_version=self._night_version())
+            .values_list("pk", "version", "night_version")
+            .first()
+        )
+
+    def night_version(self, night_id) -> int | None:
+        """A night's version, or None for a night with no rubbers: the sum of its
+        rubbers' versions. Every change to any of them adds one, and so does a new
+        rubber, so it moves with each change to anything the night shows (a rubber's
+        result, the tally of a rubber corrected after it ended)."""
+        return self.filter(night_id=night_id).aggregate(version=Sum("version"))["version"]
+
+    def versions(self, matches, nights) -> tuple[dict[int, int], dict[int, int]]:
+        """The versions of ``matches`` and of ``nights`` (ids), as {id: version}: two
+        queries, however many there are (what a process's open streams follow)."""
+        by_match = dict(self.filter(pk__in=matches).values_list("pk", "version"))
+        by_night = (
+            self.filter(night__in=nights).order_by().values("night").annotate(total=Sum("version"))
+        )
+        return by_match, {row["night"]: row["total"] for row in by_night}
+
+    def _night_version(self):
+        """``night_version`` of each row's night, in SQL."""
+        rubbers = self.model.objects.filter(night=OuterRef("night")).order_by().values("night")
+        return Subquery(rubbers.annotate(total=Sum("version")).values("total"))
 
     # History and standings ------------------------------------------------
 

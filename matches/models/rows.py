@@ -124,6 +124,8 @@ class Event(models.Model):
         (SEAT_REFUSED, _("turned down a request for a seat")),
     ]
     SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL)
+    # Who sits where changed: someone may have lost the right to read the sheet.
+    SEATING_ACTIONS = (JOIN, SEAT_FREED, SEAT_GIVEN)
 
     match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField(default=timezone.now)

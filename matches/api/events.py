@@ -1,0 +1,194 @@
+"""The event streams of API.md's "Live changes": a sheet's, a night's, a watch link's.
+
+Each is for the people who may read what it describes, found as the JSON of that thing
+finds them: the match's host and members, the night's, anyone with the watch link. It
+sends ``change`` with the new version after every change (``live`` hears of them), a
+heartbeat every ``live.heartbeat_every()`` seconds while nothing changes, and, when the version
+the client last saw (Last-Event-ID, or ``since`` on a first connection) is behind, the
+latest version at once. A stream checks its reader again whenever who sits at the table
+changes, and ends after about ``LIFETIME`` seconds: the browser reconnects within a
+second, is checked again, and misses nothing.
+
+The view answers like any other (a sync view, its refusals in JSON); what it answers is
+a stream whose body is asynchronous, which the server sends from its event loop for as
+long as it lasts, holding no thread (scoresheet/asgi.py). A server that cannot do that
+(runserver, a plain WSGI server) gets 204: no stream here, and the pages poll instead.
+"""
+
+import asyncio
+import random
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import content_negotiation_class
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.response import Response
+
+from .. import limits, live, values
+from ..models import Match, Night, NotFound, nothing_here, watch_link_gone
+from .base import anyone, endpoint, errors, row_id, too_many, visible_match
+
+LIFETIME = 600.0  # s a stream lasts at most (give or take a tenth, so they don't end in step)
+
+
+class Refusals(BaseContentNegotiation):
+    """A stream's refusals are JSON whatever the client accepts (an EventSource sends
+    ``Accept: text/event-stream``); the stream itself is no DRF Response."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+
+SINCE = OpenApiParameter(
+    "since",
+    int,
+    required=False,
+    description="The version you have (the page's): if the stream is past it, it sends "
+    "the latest version at once. A reconnect's Last-Event-ID header says the same.",
+)
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The id of the last event received: the version it carried.",
+)
+
+
+def streams(operation_id, summary):
+    """An event stream's endpoint, as the schema describes it."""
+
+    def decorator(view):
+        view = content_negotiation_class(Refusals)(view)
+        described = extend_schema(
+            parameters=[SINCE, LAST_EVENT_ID],
+            responses={
+                (200, "text/event-stream"): OpenApiResponse(
+                    OpenApiTypes.STR,
+                    description='Server-Sent Events: "change" with {"version": N} (and its id '
+                    'N) after every change; ": still here" and "ping" every 15 s while '
+                    "nothing changes.",
+                ),
+                204: OpenApiResponse(
+                    description="This server cannot hold a stream open: read the thing "
+                    "again from time to time instead."
+                ),
+                **errors(400, 401, 404),
+            },
+        )
+        return described(endpoint("GET", operation_id, summary, "live")(view))
+
+    return decorator
+
+
+@streams("match_events", "A match's live changes")
+def match_events(request, id):
+    """The match's changes as they happen, for its host and members."""
+    match = visible_match(request, id)
+    user = request.user
+
+    def now():
+        version = Match.objects.visible_to(user).order_by().version(pk=match.pk)
+        return None if version is None else {"version": version}
+
+    return stream(request, live.match_topic(match.pk), now)
+
+
+@streams("night_events", "A night's live changes")
+def night_events(request, id):
+    """Every change to any rubber of the night, with the night's version (the sum of its
+    rubbers' versions) and its newest rubber, for the night's host and members."""
+    night = Night.objects.visible_to(request.user).filter(pk=row_id(id)).first()
+    if night is None:
+        raise NotFound(nothing_here())
+    user = request.user
+
+    def now():
+        if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
+            return None
+        newest = Match.objects.filter(night=night).order_by("-created", "-id").first()
+        return {"version": Match.objects.night_version(night.pk), "rubber": newest.pk}
+
+    return stream(request, live.night_topic(night.pk), now)
+
+
+@limits.guarded(too_many)
+@streams("watch_events", "A watch link's live changes")
+@anyone()
+def watch_events(request, watch_token):
+    """What the watch link shows, as it changes: the night's version and its newest
+    rubber, which the link follows. Ends when the link is renewed."""
+    newest = Match.objects.newest_rubber(watch_token=watch_token)
+    if newest is None:
+        raise NotFound(watch_link_gone())
+    night = Match.objects.filter(pk=newest[0]).values_list("night", flat=True).get()
+
+    def now():
+        newest = Match.objects.newest_rubber(watch_token=watch_token)
+        return None if newest is None else {"version": newest[2], "rubber": newest[0]}
+
+    return stream(request, live.night_topic(night), now)
+
+
+def stream(request, topic, now):
+    """The answer of a stream of ``topic``: ``now()`` reads (in a thread) what the
+    stream says at this moment, {"version": N, ...}, or None once the reader may no
+    longer read it."""
+    since = seen(request)
+    if not live.can_stream(request):
+        return Response(status=204)
+    response = StreamingHttpResponse(
+        events(topic, since, now, reads_every_change=topic[0] == "night"),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on as it comes
+    return response
+
+
+def seen(request):
+    """The version the client has: its Last-Event-ID on a reconnect, else ``since``."""
+    value = request.headers.get("Last-Event-ID") or request.query_params.get("since")
+    return None if value in (None, "") else values.read_version(value)
+
+
+async def events(topic, since, now, *, reads_every_change):
+    """The stream itself. A sheet's stream sends the version each notice carries; a
+    night's reads its own (``reads_every_change``), as does any stream once seats change."""
+    hub = live.hub
+    hub.start(Match.objects.versions)
+    listener = hub.subscribe(topic)  # before the first read: no change falls between
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + LIFETIME * random.uniform(0.9, 1.1)
+    beat = live.heartbeat_every()
+    try:
+        yield live.retry()
+        said = await hub.read(now)
+        if said is None:
+            return
+        listener.know(said["version"])
+        if since is not None and since < said["version"]:
+            yield live.event("change", said, id=said["version"])
+        else:
+            yield live.heartbeat(said)
+        while (left := ends - loop.time()) > 0:
+            if not await listener.wait(min(beat, left)):
+                if left > beat:
+                    yield live.heartbeat(said)
+                continue
+            if listener.take_check() or reads_every_change:
+                latest = await hub.read(now)
+                if latest is None:
+                    return
+                listener.know(latest["version"])
+            else:
+                latest = {**said, "version": listener.version}
+            if latest["version"] > said["version"]:
+                said = latest
+                yield live.event("change", said, id=said["version"])
+    finally:
+        hub.unsubscribe(listener)

@@ -1,0 +1,309 @@
+"""Live changes (API.md "Live changes"): every change reaches every open stream of its
+sheet, night and watch link within half a second, on every instance.
+
+The wire and the hub are checked in memory; the streams themselves against bin/serve,
+as production runs it: two instances on the suite's PostgreSQL (a change made through
+one is heard on the other, through LISTEN/NOTIFY), and one on a SQLite file of its own
+(in process). A test client (no streaming server) is answered 204, the pages' cue to poll.
+"""
+
+import asyncio
+import json
+import socket
+import tempfile
+import time
+
+import pytest
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from matches import live
+from matches.models import Match
+
+from .conftest import make_user
+from .live import Stream
+from .servers import Gunicorn, database_url, request, sqlite_database
+
+HEARTBEAT_MS = 400  # the servers' heartbeat here: an idle stream is heard from quickly
+LIVE = {"LIVE_HEARTBEAT_MS": str(HEARTBEAT_MS), "RATE_LIMIT_GUEST": ""}
+
+
+# What goes on the wire --------------------------------------------------------------
+
+
+def test_an_event_carries_its_name_its_version_as_its_id_and_its_data():
+    assert live.event("change", {"version": 7}, id=7) == (
+        b'id: 7\nevent: change\ndata: {"version": 7}\n\n'
+    )
+
+
+def test_a_heartbeat_is_a_comment_every_proxy_passes_and_a_ping_without_an_id():
+    beat = live.heartbeat({"version": 3})
+    assert beat.startswith(b": still here\n")
+    assert b"id:" not in beat  # a ping never moves the browser's Last-Event-ID
+    assert b"event: ping\n" in beat
+
+
+def test_a_stream_tells_the_browser_to_reconnect_within_a_second():
+    assert live.retry() == b"retry: 1000\n\n"
+
+
+# One process's hub, in memory ---------------------------------------------------------
+
+
+def notice(match, night, version, seats=False):
+    return json.dumps({"match": match, "night": night, "version": version, "seats": seats})
+
+
+def test_a_notice_wakes_the_streams_of_its_match_and_of_its_night_and_no_other():
+    hub = live.Hub()
+
+    async def scene():
+        sheet, other, night = (
+            hub.subscribe(live.match_topic(1)),
+            hub.subscribe(live.match_topic(2)),
+            hub.subscribe(live.night_topic(9)),
+        )
+        hub.deliver(notice(1, 9, 5))
+        assert await sheet.wait(1) and sheet.version == 5 and not sheet.take_check()
+        assert await night.wait(1) and night.take_check()  # a night reads its own version
+        assert not await other.wait(0.01)
+
+    asyncio.run(scene())
+
+
+def test_a_change_of_seats_has_the_sheets_streams_check_their_readers():
+    hub = live.Hub()
+
+    async def scene():
+        sheet = hub.subscribe(live.match_topic(1))
+        hub.deliver(notice(1, 9, 6, seats=True))
+        assert await sheet.wait(1)
+        assert sheet.take_check() and not sheet.take_check()  # once
+
+    asyncio.run(scene())
+
+
+def test_a_notice_that_says_nothing_is_logged_and_wakes_no_one(caplog):
+    hub = live.Hub()
+
+    async def scene():
+        sheet = hub.subscribe(live.match_topic(1))
+        hub.deliver("not json")
+        hub.deliver(json.dumps({"match": 1}))
+        assert not await sheet.wait(0.01)
+
+    asyncio.run(scene())
+    assert caplog.text.count("A notice that says nothing") == 2
+
+
+def test_a_resync_wakes_only_the_streams_that_are_behind():
+    hub = live.Hub()
+
+    async def scene():
+        behind, current = hub.subscribe(live.match_topic(1)), hub.subscribe(live.match_topic(2))
+        behind.know(3)
+        current.know(8)
+        hub.catch_up({1: 4, 2: 8}, {})
+        assert await behind.wait(0.5) and behind.version == 4
+        assert current.version == 8
+        hub.unsubscribe(behind)
+        hub.unsubscribe(current)
+        assert not hub.listeners
+
+    asyncio.run(scene())
+
+
+# The view in this process: refusals as the API's, and 204 without a streaming server -
+
+
+@pytest.fixture
+def api(db):
+    def as_user(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return as_user
+
+
+def test_a_server_that_cannot_hold_a_stream_open_answers_204(api, match, rui):
+    for path in (f"/api/matches/{match.pk}/events/", f"/api/nights/{match.night_id}/events/"):
+        assert api(rui).get(path).status_code == 204
+    assert api().get(f"/api/watch/{match.watch_token}/events/").status_code == 204
+
+
+def test_the_stream_is_refused_as_the_sheet_is(api, match):
+    path = f"/api/matches/{match.pk}/events/"
+    stranger = api(make_user("eva", "Eva")).get(path, HTTP_ACCEPT="text/event-stream")
+    assert stranger.status_code == 404
+    assert stranger["Content-Type"] == "application/json"  # whatever an EventSource accepts
+    assert stranger.json() == api(make_user("ivo", "Ivo")).get(f"/api/matches/{match.pk}/").json()
+    assert api().get(path).status_code == 401
+    assert api().get("/api/watch/not-a-link/events/").status_code == 404
+    bad = api(match.host).get(path, {"since": "soon"})
+    assert bad.status_code == 400
+    assert api(match.host).get(path, HTTP_LAST_EVENT_ID="-1").status_code == 400
+
+
+# The streams of bin/serve ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def instances(django_db_setup, django_db_blocker):
+    """Two instances of bin/serve on the suite's PostgreSQL, one worker each."""
+    with django_db_blocker.unblock():
+        if connection.vendor != "postgresql":
+            pytest.skip("instances share a database on PostgreSQL (bin/test runs this on it)")
+        database = database_url(connection.settings_dict)
+    servers = [Gunicorn(database, workers=1, threads=2, env=LIVE) for _ in range(2)]
+    try:
+        yield [server.wait_ready().port for server in servers]
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+def tokens(transactional_db, match):
+    users = [seat.user for seat in match.seats.all()]
+    return {user.username: Token.objects.create(user=user).key for user in users}
+
+
+def enter(port, token, match, deal, side, games):
+    status, body = request(
+        port, "POST", f"/api/matches/{match.pk}/entries/",
+        {"deal": deal, "side": side, "games": games}, token=token,
+    )  # fmt: skip
+    assert status == 201, body
+    return body
+
+
+def test_a_change_through_one_instance_reaches_a_stream_held_on_the_other(instances, match, tokens):
+    one, other = instances
+    with Stream(other, f"/api/matches/{match.pk}/events/", token=tokens["ze"]) as stream:
+        assert stream.status == 200
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        assert "no-cache" in stream.headers["Cache-Control"]
+        assert stream.headers["X-Accel-Buffering"] == "no"
+        assert stream.next() == ("ping", {"version": match.version}, None)
+        taken = []
+        for deal, side in enumerate("abab", start=1):
+            tapped = time.monotonic()
+            body = enter(one, tokens["ana"], match, deal, side, 1)
+            change = stream.next_named("change", timeout=2)
+            taken.append(time.monotonic() - tapped)
+            version = body["version"]
+            assert change == ("change", {"version": version}, str(version))
+    print(f"\ntap → the other instance's stream: {', '.join(f'{t * 1000:.0f} ms' for t in taken)}")
+    assert max(taken) < 0.5
+
+
+def test_a_reconnect_that_missed_changes_gets_the_latest_version_at_once(instances, match, tokens):
+    one, other = instances
+    with Stream(other, f"/api/matches/{match.pk}/events/", token=tokens["rui"]) as stream:
+        seen = stream.next()[1]["version"]
+    enter(one, tokens["ana"], match, 1, "a", 1)
+    enter(one, tokens["ana"], match, 2, "a", 1)
+    latest = Match.objects.version(pk=match.pk)
+    path = f"/api/matches/{match.pk}/events/"
+    with Stream(other, path, token=tokens["rui"], headers={"Last-Event-ID": str(seen)}) as again:
+        assert again.next(timeout=1) == ("change", {"version": latest}, str(latest))
+    with Stream(other, f"{path}?since={latest}", token=tokens["rui"]) as current:
+        assert current.next(timeout=1) == ("ping", {"version": latest}, None)
+
+
+def test_an_idle_stream_hears_a_heartbeat_every_so_often(instances, match, tokens):
+    with Stream(instances[0], f"/api/matches/{match.pk}/events/", token=tokens["maria"]) as stream:
+        started = time.monotonic()
+        beats = [stream.next(timeout=2) for _ in range(3)]
+        lasted = time.monotonic() - started
+    assert [name for name, _data, _id in beats] == ["ping"] * 3
+    assert stream.comments == ["still here"] * 3
+    assert 2 * HEARTBEAT_MS / 1000 * 0.9 <= lasted < 4 * HEARTBEAT_MS / 1000
+
+
+def test_a_player_whose_seat_is_freed_loses_the_sheets_stream(instances, match, tokens):
+    one, other = instances
+    with Stream(other, f"/api/matches/{match.pk}/events/", token=tokens["maria"]) as stream:
+        stream.next()
+        status, body = request(
+            one, "POST", f"/api/matches/{match.pk}/seats/b2/free/", {}, token=tokens["ana"]
+        )
+        assert status == 200, body
+        assert stream.next_named("change", timeout=2) is None  # the stream ended
+
+
+def test_the_watch_links_stream_follows_the_night_to_its_next_rubber(instances, match, tokens):
+    one, other = instances
+    with Stream(other, f"/api/watch/{match.watch_token}/events/") as stream:
+        name, data, _id = stream.next()
+        assert (name, data["rubber"]) == ("ping", match.pk)
+        enter(one, tokens["ana"], match, 1, "a", 4)  # a bandeira: the rubber is won
+        assert stream.next_named("change", timeout=2)[1]["rubber"] == match.pk
+        status, body = request(
+            one, "POST", f"/api/matches/{match.pk}/rematch/", {"seats": None}, token=tokens["ana"]
+        )
+        assert status == 201, body
+        assert stream.next_named("change", timeout=2)[1]["rubber"] == body["id"]
+
+
+# A server that slow clients don't hold up ----------------------------------------------
+
+
+def test_idle_and_half_sent_connections_leave_a_real_request_answered_at_once(instances):
+    port = instances[0]
+    held = []
+    try:
+        for _ in range(20):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        for _ in range(4):
+            half = socket.create_connection(("127.0.0.1", port), timeout=5)
+            half.sendall(b"GET /api/calculator/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ")
+            held.append(half)
+        time.sleep(0.2)  # every one of them reached the server first
+        for _ in range(3):
+            started = time.monotonic()
+            status, _body = request(port, "GET", "/api/calculator/", timeout=5)
+            answered = time.monotonic() - started
+            assert status == 405
+            assert answered < 1, f"answered in {answered:.2f} s"
+    finally:
+        for sock in held:
+            sock.close()
+
+
+# On SQLite: one process, whose own changes reach its streams ----------------------------
+
+
+@pytest.fixture(scope="module")
+def on_sqlite():
+    with tempfile.TemporaryDirectory(prefix="squarescores-live-") as folder:
+        server = Gunicorn(sqlite_database(folder), env=LIVE)
+        try:
+            yield server.wait_ready().port
+        finally:
+            server.stop()
+
+
+def test_on_sqlite_a_change_reaches_the_streams_of_the_one_process(on_sqlite):
+    status, guest = request(on_sqlite, "POST", "/api/auth/guest/", {"name": "Ana"})
+    assert status == 201, guest
+    token = guest["token"]
+    seats = {"a1": "Ana", "a2": "Rui", "b1": "Zé", "b2": "Maria"}
+    status, made = request(
+        on_sqlite, "POST", "/api/matches/", {"seats": seats, "host_seat": "a1"}, token=token
+    )
+    assert status == 201, made
+    with Stream(on_sqlite, f"/api/matches/{made['id']}/events/", token=token) as stream:
+        assert stream.next()[0] == "ping"
+        tapped = time.monotonic()
+        status, body = request(
+            on_sqlite, "POST", f"/api/matches/{made['id']}/entries/",
+            {"deal": 1, "side": "a", "games": 1}, token=token,
+        )  # fmt: skip
+        assert status == 201, body
+        assert stream.next_named("change", timeout=2)[1] == {"version": body["version"]}
+        assert time.monotonic() - tapped < 0.5
