@@ -24,8 +24,10 @@ def person(user_id) -> str:
     return f"u{user_id}"
 
 
-def screen(rubber) -> str:
-    return f"w{rubber}"
+def screen(rubber, night_version=None) -> str:
+    """A watch screen on ``rubber``; the page's tag also names the night's version,
+    since the night's tally beside the sheet changes with any of its rubbers."""
+    return f"w{rubber}" if night_version is None else f"w{rubber}n{night_version}"
 
 
 def etag(version, viewer="") -> str:

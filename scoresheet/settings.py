@@ -306,6 +306,9 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their seat for a year
 # How often a phone at the table asks whether the sheet changed (an unchanged
 # sheet answers 304 from one query); the browser tests poll faster.
 SHEET_POLL_MS = envint("SHEET_POLL_MS", 2000)
+# How long an idle event stream goes between heartbeats: proxies close a silent one, and
+# a phone that hears nothing for 2.5 heartbeats polls until it hears the stream again.
+LIVE_HEARTBEAT_MS = envint("LIVE_HEARTBEAT_MS", 15000)
 
 # Attempts per client address, on the pages and the API together (matches/limits.py).
 # The counters live in the "limits" cache, shared by every process (CACHES above).

@@ -1,7 +1,8 @@
 // The sheet's small helpers. Everything works without this file; it only adds
-// comfort: polls that never wipe what someone is typing, the focus kept on the
-// control used (or its replacement) when the sheet is morphed, other phones'
-// changes said politely, a calculator that starts afresh, copy buttons, and a
+// comfort: other phones' changes brought in as the event stream tells of them (and
+// polled for where no stream is heard), never over what someone is typing, the focus
+// kept on the control used (or its replacement) when the sheet is morphed, other
+// phones' changes said politely, a calculator that starts afresh, copy buttons, and a
 // screen that stays awake at the table. No inline scripts anywhere, so a strict
 // Content-Security-Policy can forbid them.
 (function () {
@@ -39,11 +40,70 @@
     return Array.prototype.some.call(fields, dirty);
   }
 
+  // The event stream, which htmx's SSE extension holds open on the element with
+  // sse-connect: its "change" makes the poll element fetch the sheet. While the stream
+  // is heard (an event or a heartbeat lately), the poll's clock rests and an idle phone
+  // sends nothing; where it is not (a proxy that buffers, a network that drops long
+  // requests, a server that holds no streams), the clock polls as before, by itself.
+  var stream = { source: null, heard: 0 };
+  var behind = false; // the stream told of a change this screen has not brought in yet
+  var held = false; // the poll under way brought a sheet it could not swap in
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail.source;
+    if (stream.source === source) {
+      return; // the same stream, reconnected by the browser
+    }
+    stream.source = source;
+    var heard = function () {
+      stream.heard = Date.now();
+    };
+    source.addEventListener("ping", heard);
+    source.addEventListener("change", heard);
+  });
+
+  function streaming() {
+    var holder = document.querySelector("[sse-connect]");
+    var beat = holder ? parseInt(holder.dataset.heartbeat, 10) : 0;
+    return Boolean(stream.source && stream.source.readyState === 1 && beat > 0 &&
+      Date.now() - stream.heard < 2.5 * beat);
+  }
+
   document.addEventListener("htmx:confirm", function (event) {
+    if (!isPoll(event.detail)) {
+      return;
+    }
+    // A poll's clock has no triggering event; the stream's "change" is one. Told of a
+    // change, the screen is behind until a poll brings it in: the clock brings it once
+    // the player is done, or the network is back (offline.js holds polls till then).
+    if (event.detail.triggeringEvent) {
+      behind = true;
+    }
     var sheet = document.getElementById("sheet");
-    if (isPoll(event.detail) && (document.visibilityState !== "visible" || (sheet && busy(sheet)))) {
+    if (document.visibilityState !== "visible" || (sheet && busy(sheet))) {
+      event.preventDefault();
+    } else if (!behind && streaming()) {
       event.preventDefault();
     }
+  });
+
+  // The poll asks with the ETag of the sheet on the screen: 304 while it is the latest.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var sheet = document.getElementById("sheet");
+    if (isPoll(event.detail) && sheet && sheet.dataset.etag) {
+      event.detail.headers["If-None-Match"] = sheet.dataset.etag;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event.detail)) {
+      return;
+    }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    // Up to date, unless the sheet it brought waits for the player; a poll that failed
+    // (the network, the server) leaves the clock to try again.
+    behind = status === 200 || status === 304 ? held : true;
+    held = false;
   });
 
   // The version a sheet fragment shows, from its data-version.
@@ -84,10 +144,16 @@
     if (isPoll(detail) && detail.xhr.status === 200) {
       // A poll that left before an action's answer must not bring back an older sheet,
       // nor the one that answer brought as if another phone had changed it (it would
-      // read the open corrections again, over the answer in their row).
+      // read the open corrections again, over the answer in their row). A watch screen
+      // takes no action: whatever its poll brings is newer (the night's tally, say).
       var theirs = version(detail.serverResponse);
       var ours = parseInt(sheet.dataset.version, 10);
-      if (busy(sheet) || (theirs !== null && theirs <= ours)) {
+      if (busy(sheet)) {
+        held = true;
+        detail.shouldSwap = false;
+        return;
+      }
+      if (!("watching" in sheet.dataset) && theirs !== null && theirs <= ours) {
         detail.shouldSwap = false;
         return;
       }
@@ -191,7 +257,9 @@
       return;
     }
     var answer = keepAnswer();
-    window.htmx.swap(sheet, event.detail.html, { swapStyle: "morph" });
+    // The sheet is the context: the morph extension is found from it, and the fragment
+    // morphed into it rather than nested inside it.
+    window.htmx.swap(sheet, event.detail.html, { swapStyle: "morph" }, { contextElement: sheet });
     putBack(answer);
   });
 

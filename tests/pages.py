@@ -1,7 +1,6 @@
 """Helpers for the page tests: a browser as one of the cast, with or without htmx; and,
-in a real browser, the sheet's poll."""
+in a real browser, the sheet's poll and its event stream."""
 
-import json
 import re
 from html import unescape
 
@@ -45,12 +44,19 @@ def shown(response):
 
 
 def poll_in(response):
-    """The poll a sheet page sets going, as htmx reads it from the page: its URL, and
-    the If-None-Match it sends (the ETag of the sheet the page shows)."""
+    """The poll a sheet page sets going, as htmx and app.js read it from the page: its
+    URL, and the If-None-Match it sends (the ETag of the sheet the page shows, which
+    the sheet carries as data-etag)."""
     poll = re.search(r"<div hidden data-poll\b[^>]*>", markup(response)).group(0)
     url = unescape(re.search(r'hx-get="([^"]*)"', poll).group(1))
-    headers = json.loads(unescape(re.search(r'hx-headers="([^"]*)"', poll).group(1)))
-    return url, headers["If-None-Match"]
+    return url, etag_in(response)
+
+
+def etag_in(response):
+    """The ETag of the sheet a page or a fragment shows (its data-etag): what the
+    page's next poll sends as If-None-Match."""
+    sheet = re.search(r'<section id="sheet"[^>]*>', markup(response)).group(0)
+    return unescape(re.search(r'data-etag="([^"]*)"', sheet).group(1))
 
 
 # The poll of a sheet page or of a watch screen, in a real browser (Playwright).
@@ -67,3 +73,10 @@ def polls_answered(page, count=3, url=POLL):
             pass
         answers.append(answer.value)
     return answers
+
+
+def without_stream(page):
+    """Cut the event stream of a page (or of every page of a browser context) on its
+    way, as a proxy that buffers it or a network that drops long requests would: the
+    page falls back on its poll (static/app.js)."""
+    page.route("**/events/**", lambda route: route.abort())

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .nights import play
-from .pages import polls_answered
+from .pages import polls_answered, without_stream
 
 pytestmark = pytest.mark.browser
 
@@ -47,11 +47,15 @@ def keys(page, label):
 
 def test_a_refusal_stays_through_the_polls_and_another_phones_change(sheet_of, match, ana, ze):
     rui_phone = sheet_of(match.seats.get(position="a2").user, match)
+    without_stream(rui_phone)  # the fallback: polls come and go by the clock
+    rui_phone.reload()
+    rui_phone.route("**/sheet/**", lambda route: route.abort())  # it cannot fetch the change
     play(match, ze, ("b", 1))  # Zé claims deal 1 while Rui's phone has not seen it yet
     keys(rui_phone, "Nós").get_by_role("button", name=re.compile(r"^1\b")).click()
     message = rui_phone.locator("#messages .message")
     expect(message).to_contain_text("already claimed")
     said = message.text_content()
+    rui_phone.unroute("**/sheet/**")
 
     polls_answered(rui_phone, 5)  # polls come and go: it stays
     play(match, ana, ("a", 0))  # another phone's change: it stays too
@@ -64,9 +68,11 @@ def test_a_refusal_stays_through_the_polls_and_another_phones_change(sheet_of, m
 
 def test_a_refusal_goes_when_the_player_acts_again(sheet_of, match, rui, ze):
     page = sheet_of(rui, match)
-    play(match, ze, ("b", 1))
+    page.route("**/sheet/**", lambda route: route.abort())  # it cannot fetch the change
+    play(match, ze, ("b", 1))  # Zé claims deal 1 while Rui's phone has not seen it yet
     keys(page, "Nós").get_by_role("button", name=re.compile(r"^1\b")).click()
     expect(page.locator("#messages .message")).to_contain_text("already claimed")
+    page.unroute("**/sheet/**")
     expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     keys(page, "Nós").get_by_role("button", name=re.compile(r"^0\b")).click()
     expect(page.locator("#waiting-a")).to_be_visible()

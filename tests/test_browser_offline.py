@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from matches.middleware import CONTENT_SECURITY_POLICY
 from matches.models import Event
 
-from .pages import polls_answered
+from .pages import polls_answered, without_stream
 from .test_browser_table import ARTIFACTS, crosses, keys
 
 UNSENT = "#queue .unsent > span"
@@ -37,8 +37,12 @@ def sheet(app, match):
     return f"{app.url}/matches/{match.pk}/"
 
 
-def open_sheet(phone, app, match, user, *, deal=1, **options):
+def open_sheet(phone, app, match, user, *, deal=1, stream=True, **options):
+    """The sheet on ``user``'s phone; without its event stream (the poll's fallback)
+    when ``stream`` is false."""
     page = phone(user, **options)
+    if not stream:
+        without_stream(page.context)
     page.add_init_script(WATCH_CSP)
     page.goto(sheet(app, match))
     expect(page.get_by_role("heading", name=f"Deal {deal}", exact=True)).to_be_visible()
@@ -109,7 +113,10 @@ def shoot(page, name):
 @pytest.mark.browser
 def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(phone, app, match, rui):
     # Without a service worker (a plain-http Wi-Fi address has none): the queue works alone.
-    page = open_sheet(phone, app, match, rui, service_workers="block", color_scheme="dark")
+    # The fallback's clock polls, and shows the tap is not sent twice.
+    page = open_sheet(
+        phone, app, match, rui, stream=False, service_workers="block", color_scheme="dark"
+    )
     cut(page.context)
     started = time.monotonic()
     keys(page, "Nós").get_by_text("1", exact=True).click()
@@ -147,7 +154,7 @@ def test_a_tap_offline_waits_on_the_phone_and_counts_once_back_online(phone, app
 
 @pytest.mark.browser
 def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, app, match, rui):
-    page = open_sheet(phone, app, match, rui)
+    page = open_sheet(phone, app, match, rui, stream=False)
     kept_by_the_worker(page)
     context = page.context
     cut(context)
@@ -244,12 +251,14 @@ def test_reloaded_offline_the_phone_opens_the_last_sheet_it_saw(
     phone, app, match, ana, rui, ze, maria
 ):
     page = phone(ze)
+    without_stream(page)
     page.add_init_script(WATCH_CSP)
     page.add_init_script(COUNT_COPIES)
     page.goto(sheet(app, match))
     kept_by_the_worker(page)
     expect(page.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
-    # The rubber goes on from the other phones; Zé's phone sees it by its poll alone.
+    # The rubber goes on from the other phones; Zé's phone sees it by its poll alone
+    # (its stream cut: the fallback).
     won = [(ana, "a"), (ze, "b"), (rui, "a"), (maria, "b"), (ana, "a"), (ze, "b"), (rui, "a")]
     for number, (player, side) in enumerate(won, start=1):
         match.record(player, deal=number, side=side, games=1)

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from matches.models import Match
 
 from .nights import play
+from .pages import without_stream
 from .test_browser_table import crosses, keys
 
 pytestmark = pytest.mark.browser
@@ -105,6 +106,7 @@ def test_a_poll_that_left_before_a_correction_leaves_its_answer_in_the_row(phone
     play(match, ana, ("a", 1), ("b", 2), ("b", 1))
     page = phone(ana, service_workers="block")
     page.add_init_script(AFTER_EACH_POLL)
+    without_stream(page)  # nothing changes on another phone: the poll's own clock asks
     page.goto(f"{app.url}/matches/{match.pk}/")
     page.get_by_role("link", name="Correct a deal").click()
     page.locator("#fix-2-a").fill("0")

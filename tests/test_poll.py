@@ -101,12 +101,14 @@ def test_an_old_signature_polls_the_whole_way(match, ana, monkeypatch):
 
 
 def test_only_the_poll_sends_the_sheets_etag(match, ana):
-    """The sheet's forms post without the poll's If-None-Match: it sits on the poll alone."""
+    """The sheet's forms post without the poll's If-None-Match: the sheet carries its
+    ETag as data (app.js gives it to the poll alone), and no element inherits it."""
     page = unescape(text(browser(ana).get(f"/matches/{match.pk}/")))
-    assert page.count("If-None-Match") == 1
+    assert "If-None-Match" not in page
     poll = re.search(r"<div hidden data-poll [^>]*>", page).group(0)
-    assert "If-None-Match" in poll and 'hx-trigger="every 300ms"' in poll
+    assert 'hx-trigger="every 300ms, sse:change"' in poll and "hx-headers" not in poll
     sheet = re.search(r'<section id="sheet"[^>]*>', page).group(0)
+    assert f'data-etag=""{match.version}-u{ana.pk}""' in sheet  # unescaped: "5-u3"
     assert "hx-headers" not in sheet
 
 

@@ -7,7 +7,6 @@ nothing changed (``condition``), and a phone whose rubber has a next moves there
 """
 
 import hashlib
-import json
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -46,25 +45,31 @@ def match_for(request, pk, *, sheet=False):
     return match
 
 
-def sheet_context(request, sheet, *, watch_token=None):
-    """What the sheet's templates need beside the reading: its poll. A watch screen
-    polls with the link it was opened with (``watch_token``), which follows the
-    night, and says which rubber it shows."""
+def sheet_context(request, sheet, *, watch_token=None, night_version=None):
+    """What the sheet's templates need beside the reading: its event stream, and the
+    poll that fetches the sheet when the stream says it changed (or, where no stream
+    is heard, every ``SHEET_POLL_MS``). A watch screen follows the link it was opened
+    with (``watch_token``), which follows the night: its stream is the night's, from
+    ``night_version``, and its poll says which rubber the screen shows."""
     if sheet.watching:
-        viewer = conditional.screen(sheet.id)
+        viewer = conditional.screen(sheet.id, night_version)
         poll_url = reverse("watch_sheet", args=[watch_token])
         poll_url = f"{poll_url}?{urlencode({'rubber': sheet.id})}"
+        events_url = reverse("api-watch-events", args=[watch_token])
+        since = night_version
     else:
         viewer = conditional.person(request.user.pk)
         signature = _poll_signature(request, sheet.id)
         poll_url = f"{reverse('sheet', args=[sheet.id])}?{urlencode({'t': signature})}"
-    etag = conditional.etag(sheet.version, viewer)
+        events_url = reverse("api-match-events", args=[sheet.id])
+        since = sheet.version
     return {
         "sheet": sheet,
-        "etag": etag,
+        "etag": conditional.etag(sheet.version, viewer),
         "poll_url": poll_url,
         "poll_ms": settings.SHEET_POLL_MS,
-        "poll_headers": json.dumps({"If-None-Match": etag}),
+        "events_url": f"{events_url}?{urlencode({'since': since})}",
+        "heartbeat_ms": settings.LIVE_HEARTBEAT_MS,
     }
 
 
@@ -186,7 +191,10 @@ def watch(request, token):
 
 def _watch_etag(request, token):
     newest = Match.objects.newest_rubber(watch_token=token)
-    return None if newest is None else conditional.etag(newest[1], conditional.screen(newest[0]))
+    if newest is None:
+        return None
+    rubber, version, night_version = newest
+    return conditional.etag(version, conditional.screen(rubber, night_version))
 
 
 @limits.guarded(too_many)
@@ -213,8 +221,13 @@ def _watch_context(request, pk, token):
     rubber, so every changed poll reads it again: two queries more (the night's
     rubbers and their seats; the night comes with the sheet), however long the night."""
     match = Match.objects.for_sheet().select_related("night").get(pk=pk)
-    context = sheet_context(request, read(match, watching=True), watch_token=token)
     rubbers = match.night.rubbers()
+    context = sheet_context(
+        request,
+        read(match, watching=True),
+        watch_token=token,
+        night_version=sum(rubber.version for rubber in rubbers),
+    )
     context["night"] = {
         "pairs": tally(rubbers)["pairs"],
         "played": sum(rubber.status != Match.IN_PLAY for rubber in rubbers),
