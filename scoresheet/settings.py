@@ -195,6 +195,15 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         },
     }
+# Sheet fragments as rendered, for each version and viewer (matches/fragments.py): in
+# each process's memory, whatever else is configured, since a render costs less than
+# a fetch from elsewhere. A version never changes, so none is ever stale; the oldest go.
+CACHES["sheets"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "sheets",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 4000},
+}
 
 AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.utils import translation
@@ -94,6 +95,13 @@ def races():
 def _fast_password_hashing(settings):
     # The cast's passwords cost about a second a test with the production hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_fragments_kept():
+    # A fragment is kept under its match's id and version, which a rolled-back test's
+    # database may give the next test's match again.
+    caches["sheets"].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
-from .. import conditional, limits, rules
+from .. import conditional, fragments, limits, rules
 from ..models import Match, watch_link_gone
 from ..sheet import read
 from ..standings import tally
@@ -141,6 +141,7 @@ def _poll_etag(request, pk):
         user_id = request.user.pk
         visible = Match.objects.visible_to(request.user).filter(pk=pk).order_by()
         version = visible.values_list("version", flat=True).first()
+    request.sheet_version = version  # the view's too: one read of it a poll
     return None if version is None else conditional.etag(version, conditional.person(user_id))
 
 
@@ -148,7 +149,15 @@ def _poll_etag(request, pk):
 @condition(etag_func=_poll_etag)
 def sheet(request, pk):
     """The poll: 304 while the match's version is the one the page shows, else the
-    fragment. Once the next rubber has started, the phone goes there by itself."""
+    fragment (as rendered for this person at this version, when it was: ``fragments``).
+    Once the next rubber has started, the phone goes there by itself."""
+    # Kept only once rendered for this person at this version: they could see it then,
+    # and can now (who sits where is part of the version).
+    viewer = conditional.person(request.user.pk)
+    version = request.sheet_version  # read by _poll_etag, for the 304
+    kept = fragments.kept(request, fragments.key("sheet", pk, version, viewer))
+    if kept is not None:
+        return conditional.validators(kept, conditional.etag(version, viewer))
     sheet = read(match_for(request, pk, sheet=True), request.user)
     following = _rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
     if following is not None:
@@ -157,7 +166,11 @@ def sheet(request, pk):
         # keeps the sheets of page loads for a phone gone offline.
         return HttpResponseClientRedirect(reverse("match", args=[following]))
     context = sheet_context(request, sheet)
-    return with_etag(render(request, "matches/match.html#sheet", context), context)
+    # A rubber with a next is closed, and where its phones go depends on more than it.
+    name = fragments.key("sheet", pk, sheet.version, viewer)
+    response = fragments.rendered(request, name, "matches/match.html#sheet", context,
+                                  keep=sheet.next is None)  # fmt: skip
+    return with_etag(response, context)
 
 
 def _rubber_to_follow(request, sheet):
@@ -209,10 +222,21 @@ def watch_sheet(request, token):
     newest = Match.objects.newest_rubber(watch_token=token)
     if newest is None:
         return not_found(request, watch_link_gone())
-    if request.htmx and request.GET.get("rubber") != str(newest[0]):
+    rubber, version, night_version = newest
+    if request.htmx and request.GET.get("rubber") != str(rubber):
         return HttpResponseLocation(reverse("watch", args=[token]))
-    context = _watch_context(request, newest[0], token)
-    return with_etag(render(request, "matches/watch.html#poll", context), context)
+    # Every screen on the link sees the same: one render for them all, each version.
+    name = fragments.key("watch", rubber, version, night_version)
+    tag = conditional.etag(version, conditional.screen(rubber, night_version))
+    kept = fragments.kept(request, name)
+    if kept is not None:
+        return conditional.validators(kept, tag)
+    context = _watch_context(request, rubber, token)
+    if context["etag"] != tag:  # changed meanwhile: kept under the version it shows
+        name = None
+    response = fragments.rendered(request, name, "matches/watch.html#poll", context,
+                                  keep=name is not None)  # fmt: skip
+    return with_etag(response, context)
 
 
 def _watch_context(request, pk, token):
