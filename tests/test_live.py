@@ -12,6 +12,7 @@ import json
 import socket
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
@@ -52,6 +53,13 @@ def test_a_stream_tells_the_browser_to_reconnect_within_a_second():
 # One process's hub, in memory ---------------------------------------------------------
 
 
+def run(scene):
+    """``scene()`` on an event loop of its own, in a thread of its own: the test's own
+    thread may hold Playwright's loop, after the browser tests."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scene()).result()
+
+
 def notice(match, night, version, seats=False):
     return json.dumps({"match": match, "night": night, "version": version, "seats": seats})
 
@@ -70,7 +78,7 @@ def test_a_notice_wakes_the_streams_of_its_match_and_of_its_night_and_no_other()
         assert await night.wait(1) and night.take_check()  # a night reads its own version
         assert not await other.wait(0.01)
 
-    asyncio.run(scene())
+    run(scene)
 
 
 def test_a_change_of_seats_has_the_sheets_streams_check_their_readers():
@@ -82,7 +90,7 @@ def test_a_change_of_seats_has_the_sheets_streams_check_their_readers():
         assert await sheet.wait(1)
         assert sheet.take_check() and not sheet.take_check()  # once
 
-    asyncio.run(scene())
+    run(scene)
 
 
 def test_a_notice_that_says_nothing_is_logged_and_wakes_no_one(caplog):
@@ -94,7 +102,7 @@ def test_a_notice_that_says_nothing_is_logged_and_wakes_no_one(caplog):
         hub.deliver(json.dumps({"match": 1}))
         assert not await sheet.wait(0.01)
 
-    asyncio.run(scene())
+    run(scene)
     assert caplog.text.count("A notice that says nothing") == 2
 
 
@@ -112,7 +120,7 @@ def test_a_resync_wakes_only_the_streams_that_are_behind():
         hub.unsubscribe(current)
         assert not hub.listeners
 
-    asyncio.run(scene())
+    run(scene)
 
 
 # The view in this process: refusals as the API's, and 204 without a streaming server -
@@ -143,8 +151,8 @@ def test_the_stream_is_refused_as_the_sheet_is(api, match):
     assert stranger.json() == api(make_user("ivo", "Ivo")).get(f"/api/matches/{match.pk}/").json()
     assert api().get(path).status_code == 401
     assert api().get("/api/watch/not-a-link/events/").status_code == 404
-    bad = api(match.host).get(path, {"since": "soon"})
-    assert bad.status_code == 400
+    for since in ("soon", "", "-1"):
+        assert api(match.host).get(path, {"since": since}).status_code == 400
     assert api(match.host).get(path, HTTP_LAST_EVENT_ID="-1").status_code == 400
 
 

@@ -151,9 +151,11 @@ def stream(request, topic, now):
 
 
 def seen(request):
-    """The version the client has: its Last-Event-ID on a reconnect, else ``since``."""
+    """The version the client has: its Last-Event-ID on a reconnect (a browser sends
+    none, never an empty one, before its first event), else ``since``; None without
+    either. Anything but a version is refused (400)."""
     value = request.headers.get("Last-Event-ID") or request.query_params.get("since")
-    return None if value in (None, "") else values.read_version(value)
+    return None if value is None else values.read_version(value)
 
 
 async def events(topic, since, now, *, reads_every_change):
