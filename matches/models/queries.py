@@ -41,7 +41,9 @@ class MatchQuerySet(models.QuerySet):
     def version(self, **lookup) -> int | None:
         """The version of the one match ``lookup`` names among these, or None: all the
         unchanged poll reads, which is most of the traffic."""
-        return self.filter(**lookup).values_list("version", flat=True).first()
+        # Sliced, not first(): no ORDER BY for a lookup that names one row.
+        found = self.filter(**lookup).order_by().values_list("version", flat=True)[:1]
+        return next(iter(found), None)
 
     def of_night(self, **link) -> "MatchQuerySet":
         """The rubbers of the night a link's token names (``join_token=`` or
