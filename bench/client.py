@@ -1,4 +1,5 @@
-"""The tables mix's client: asyncio, one keep-alive connection a phone, as a browser keeps.
+"""The tables mix's client: asyncio, one keep-alive connection a phone, as a browser keeps
+(and, with push, one more for its event stream: bench/push.py).
 
 A thread a phone would not keep thousands of phones on two cores, nor http.client tell
 a connection the server closed from one that failed; this small HTTP/1.1 client does
@@ -101,11 +102,12 @@ class Unplayable(Exception):
 
 
 class PollFinder(HTMLParser):
-    """The hx-get of the element that polls (hx-trigger "every ..."), unescaped."""
+    """The hx-get of the element that polls (hx-trigger "every ..."), unescaped; and
+    the event stream the page holds open (its sse-connect)."""
 
     def __init__(self):
         super().__init__()
-        self.found = None
+        self.found = self.events = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -115,6 +117,8 @@ class PollFinder(HTMLParser):
             and attrs.get("hx-get")
         ):
             self.found = attrs["hx-get"]
+        if self.events is None and attrs.get("sse-connect"):
+            self.events = attrs["sse-connect"]
 
 
 def poll_headers(phone):
@@ -149,7 +153,7 @@ async def open_phones(port, tables, concurrency=4):
                         'an hx-trigger of "every ...": the poll URL cannot be found (did the '
                         "page's markup change? see PollFinder in bench/client.py)"
                     )
-                phone.poll = finder.found
+                phone.poll, phone.events = finder.found, finder.events
                 status, headers, body = await connection.request(
                     "GET", phone.poll, poll_headers(phone)
                 )
@@ -159,6 +163,7 @@ async def open_phones(port, tables, concurrency=4):
                         f"with ETag {headers.get('etag')!r}: {body[:300]!r}"
                     )
                 phone.etag = headers["etag"]
+                phone.table.version = int(phone.etag.strip('W/"').split("-")[0])
             except Failed as failure:
                 raise Unplayable(
                     f"opening a phone of match {phone.table.match}: {failure}"

@@ -36,3 +36,31 @@ def cpu_now(servers):
         tree |= more
     tree.discard(os.getpid())
     return used.get(os.getpid(), 0) / tick, sum(used[pid] for pid in tree) / tick, machine / tick
+
+
+def rss_now(servers):
+    """The resident memory of the server processes with all their descendants, in bytes
+    (Linux's /proc; 0 elsewhere): what the server holds in memory now."""
+    parents, resident = {}, {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as file:
+                status = dict(line.split(":", 1) for line in file if ":" in line)
+        except OSError:
+            continue
+        parents[int(entry)] = int(status["PPid"])
+        resident[int(entry)] = int(status.get("VmRSS", "0 kB").split()[0]) * 1024
+    tree = {pid for pid in servers if pid in resident}
+    while True:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        if not more:
+            break
+        tree |= more
+    tree.discard(os.getpid())
+    return sum(resident[pid] for pid in tree)

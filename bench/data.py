@@ -66,7 +66,7 @@ class Phone:
         self.table, self.position = table, position
         self.side = position[0]
         self.cookie, self.token = cookie, token
-        self.poll = self.etag = None
+        self.poll = self.etag = self.events = None
 
 
 class Table:
@@ -76,6 +76,7 @@ class Table:
         self.match = match
         self.phones = phones
         self.step = 0  # cells entered so far: deal step // 2 + 1, side a on even steps
+        self.version = None  # the match's version, as the phones last heard it
 
 
 def prepare_tables(count, first):

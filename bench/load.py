@@ -14,27 +14,40 @@ a few seconds each:
 and prints requests/s, p50 and p99 for each, and its throughput as a ratio to
 the control measured in the same run (the control runs before and after each
 target; the mean of the two is the reference). Absolute numbers depend on the
-machine; the ratios are the result. Goals: poll >= 0.5, fragment >= 0.10,
-entry >= 0.10, calculator >= 0.5.
+machine; the ratios are the result. Goals: poll >= 0.5, fragment >= 0.15,
+entry >= 0.15, calculator >= 0.5.
+
+The fragment is asked for again and again by one phone with a stale ETag: after its
+first render it comes from the kept fragments (matches/fragments.py), as it does for
+a second phone of the same person or every watch screen of a link. With --servers the
+ratio runs go first on gunicorn's threaded WSGI workers (bin/serve before it held
+streams) and on Django's own ASGI handler under bin/serve's uvicorn workers, then on
+bin/serve, each against its own control: what the switch costs or gains.
 
 Then the tables mix: a table is a match with four seated phones (Ana hosts, three
 join), each with its own session and API token. Each phone loads the sheet page
-once, takes the poll URL from the element that polls (hx-trigger "every ..."), polls
-it once for its ETag, then every 2 s with If-None-Match (304 while nothing changed;
-after a change, 200 and the new ETag). Every 30 s a table (tables start at random
-offsets) one phone of the side whose turn it is enters 0 games through the API, with
-a fresh Idempotency-Key as the phones send: ties, deal after deal, so the rubber
-never ends. An asyncio client keeps one keep-alive connection a phone and times
-every request by kind (poll-304, poll-200, entry). The number of tables steps up and
-is then bisected, each step 5 s of warm-up and 20 s measured, within --tables-budget
-seconds (180), and the bench reports the most tables held: p99 of all requests under
-100 ms, no answer other than 2xx/304 and none missing, and the client within 10% of
-the ideal poll rate (4 phones x tables / 2 s), so that a client falling behind is
-never taken for a server keeping up. It prints, for that step, requests/s, p50 and
-p99 by kind, and the CPU the client, the server and the rest of the machine used.
+once, takes the poll URL from the element that polls (hx-trigger "every ...") and the
+event stream from its sse-connect, and fetches the sheet once for its ETag. With push
+(the default, the pages' way: bench/push.py), each phone holds its stream open and
+fetches the sheet with If-None-Match when it hears of a change; with --mix poll (the
+fallback: bench/play.py), each polls every 2 s (304 while nothing changed; after a
+change, 200 and the new ETag). Every 30 s a table (tables start at random offsets)
+one phone of the side whose turn it is enters 0 games through the API, with a fresh
+Idempotency-Key as the phones send: ties, deal after deal, so the rubber never ends.
+An asyncio client keeps one keep-alive connection a phone (and its stream) and times
+every request by kind. The number of tables steps up and is then bisected, each step 5
+s of warm-up and 20 s measured, within --tables-budget seconds (180), and the bench
+reports the most tables held: p99 of all requests under 100 ms, no answer other than
+2xx/304 and none missing, and the client keeping up (with push: no stream lost and
+every change heard on the phones within 500 ms at p99; with polls: within 10% of the
+ideal poll rate, 4 phones x tables / 2 s), so that a client falling behind is never
+taken for a server keeping up. It prints, for that step, requests/s, p50 and p99 by
+kind, the server's memory with the streams open, and the CPU the client, the server
+and the rest of the machine used.
 
     .venv/bin/python bench/load.py                 # its own PostgreSQL cluster
     .venv/bin/python bench/load.py --only tables   # the tables mix alone
+    .venv/bin/python bench/load.py --servers --only poll fragment entry calculator
     DATABASE_URL=postgres://... .venv/bin/python bench/load.py --duration 10
 
 The load comes from wrk (apt-get install wrk) when it is installed, else from
@@ -47,8 +60,9 @@ Where things are: this file reads the command line and runs the parts in order;
 bench/stack.py starts PostgreSQL and the server; bench/data.py writes the rows the load
 needs; bench/ratios.py runs the targets against the control, with the load generators of
 bench/generators.py (wrk, Python); bench/tables.py searches for the most tables held,
-each step played by bench/play.py over the asyncio client of bench/client.py (and CPU
-measured by bench/cpu.py); bench/report.py prints the results.
+each step played by bench/push.py (or bench/play.py) over the asyncio client of
+bench/client.py (CPU and memory measured by bench/cpu.py); bench/report.py prints the
+results; bench/asgi.py is Django's own ASGI handler, for --servers.
 """
 
 import argparse
@@ -76,12 +90,25 @@ def parser():
     command_line.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker")
     command_line.add_argument("--tool", choices=("wrk", "python"), default=None)
     command_line.add_argument(
+        "--servers",
+        action="store_true",
+        help="the ratio runs on bin/serve, gunicorn's threaded WSGI workers and Django's "
+        "ASGI handler, one after the other in this run",
+    )
+    command_line.add_argument(
         "--only",
         nargs="*",
         choices=[*TARGETS, "tables"],
         help="run only these targets (the ratio targets with the control), or tables",
     )
     group = command_line.add_argument_group("the tables mix")
+    group.add_argument(
+        "--mix",
+        choices=("push", "poll"),
+        default="push",
+        help="phones that hold their sheet's event stream (push, the pages' way), or that "
+        "poll every 2 s (poll, the fallback)",
+    )
     group.add_argument("--tables-duration", type=float, default=20, help="seconds measured a step")
     group.add_argument("--tables-warmup", type=float, default=5, help="seconds before each")
     group.add_argument(
@@ -115,6 +142,15 @@ def main(argv=None):
         if chosen:
             per_connection = max(20, 20 * args.duration)  # each match a few deals long at most
             data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
+        if chosen and args.servers:
+            for kind in stack.SERVERS:
+                if kind != "bin/serve":
+                    data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
+                    with stack.gunicorn(database, args.threads, kind) as server:
+                        print(f"\n{kind}:")
+                        ratios.run(server, args, data, chosen)
+            data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
+            print("\nbin/serve:")
         with stack.gunicorn(database, args.threads) as server:
             if chosen:
                 ratios.run(server, args, data, chosen)

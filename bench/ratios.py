@@ -15,7 +15,7 @@ from bench.generators import run_python, run_wrk
 from bench.stack import WORKERS
 from tests.servers import exchange
 
-TARGETS = {"poll": 0.5, "fragment": 0.10, "entry": 0.10, "calculator": 0.5}
+TARGETS = {"poll": 0.5, "fragment": 0.15, "entry": 0.15, "calculator": 0.5}
 CARDS = {"cards": {"aces": 3, "sevens": 2, "kings": 1, "jacks": 2, "queens": 1}}
 
 

@@ -6,6 +6,8 @@ Figures go in columns a reader can compare down the page; every verdict says why
 from bench.play import ENTRY_EVERY, POLL_EVERY
 from bench.stack import WORKERS
 
+DELIVERY_LIMIT_MS = 500  # push: every change heard within half a second (bench/tables.py)
+
 
 def percentile(values, p):
     """The p-th percentile of durations in seconds, in milliseconds (nan for none)."""
@@ -52,6 +54,20 @@ def ratios(rounds, controls, goals):
 
 def tables_plan(args):
     """What a step is and what held means, then the steps' column heads."""
+    if args.mix == "push":
+        print(
+            f"\nTables: 4 phones a table, each holding its sheet's event stream and fetching "
+            f"the sheet when it hears of a change; an entry every {ENTRY_EVERY:g} s a table; "
+            f"{args.tables_warmup:g} s warm-up + {args.tables_duration:g} s measured a step; "
+            f"held = p99 < {args.tables_p99:g} ms, no errors, no stream lost, every change "
+            f"heard within {DELIVERY_LIMIT_MS} ms (p99); search within {args.tables_budget:g} s\n",
+            flush=True,
+        )
+        print(f"{'':>66}{'CPU (cores)':^21}")
+        print(f"{'tables':>7}{'make s':>7}{'streams':>8}{'MB':>6}{'req/s':>7}{'p50 ms':>8}"
+              f"{'p99 ms':>8}{'heard p99':>10}{'errors':>7}{'client':>7}{'server':>7}"
+              f"{'others':>7}  result")  # fmt: skip
+        return
     print(
         f"\nTables: 4 phones a table polling every {POLL_EVERY:g} s, an entry every "
         f"{ENTRY_EVERY:g} s a table; {args.tables_warmup:g} s warm-up + "
@@ -68,12 +84,23 @@ def tables_plan(args):
 def tables_step(count, making, result):
     """One step's line: ``making`` is the seconds its new tables took to make and open."""
     total = sum(len(values) for values in result["latencies"].values())
+    cpu = (
+        f"{result['errors']:>7}{result['client_cpu']:>7.2f}{result['server_cpu']:>7.2f}"
+        f"{result['other_cpu']:>7.2f}  {result['verdict']}"
+    )
+    if result.get("mix") == "push":
+        print(
+            f"{count:>7}{making:>7.0f}{result['streams']:>8}{result['rss_open'] / 2**20:>6.0f}"
+            f"{total / result['seconds']:>7.0f}{result['p50_ms']:>8.1f}{result['p99_ms']:>8.1f}"
+            f"{result['delivery_p99_ms']:>10.1f}{cpu}",
+            flush=True,
+        )
+        return
     print(
         f"{count:>7}{making:>7.0f}{result['poll_rate']:>9.0f}"
         f"{result['ideal_rate']:>7.0f}"
         f"{total / result['seconds']:>8.0f}{result['p50_ms']:>8.1f}{result['p99_ms']:>8.1f}"
-        f"{result['errors']:>7}{result['client_cpu']:>7.2f}{result['server_cpu']:>7.2f}"
-        f"{result['other_cpu']:>7.2f}  {result['verdict']}",
+        f"{cpu}",
         flush=True,
     )
 
@@ -115,13 +142,30 @@ def tables_result(results, held, failed, stop, args, threads, seconds):
         f"{'all':<12}{len(everything) / result['seconds']:>9.1f}{percentile(everything, 50):>9.2f}"
         f"{percentile(everything, 99):>9.2f}{len(everything):>10}"
     )
-    late = percentile(result["late"], 99)
     print(
-        f"Answers other than 2xx/304: {result['bad']}; requests with no answer: "
-        f"{result['failed']}.\n"
-        f"Client: {result['poll_rate']:.1f} polls/s sent of {result['ideal_rate']:.1f} ideal "
-        f"({result['poll_rate'] / result['ideal_rate']:.0%}), p99 {late:.1f} ms late on its "
-        f"schedule; {result['connections']} connections opened, {result['reconnects']} "
+        f"Answers other than 2xx/304: {result['bad']}; requests with no answer: {result['failed']}."
+    )
+    if result.get("mix") == "push":
+        heard = result["delivery"]
+        per_stream = (result["rss_open"] - result["rss_baseline"]) / max(1, result["streams"])
+        print(
+            f"Streams: {result['streams']} open, {result['streams_lost']} lost; "
+            f"{result['changes']} changes heard {len(heard)} times, from the entry sent to "
+            f"the event on a phone: p50 {percentile(heard, 50):.1f} ms, p99 "
+            f"{percentile(heard, 99):.1f} ms. Server memory: "
+            f"{result['rss_baseline'] / 2**20:.0f} MB before any table, "
+            f"{result['rss_open'] / 2**20:.0f} MB with the streams open: "
+            f"{per_stream / 1024:.1f} KB a stream (its phone's session and sheet included)."
+        )
+    else:
+        late = percentile(result["late"], 99)
+        print(
+            f"Client: {result['poll_rate']:.1f} polls/s sent of {result['ideal_rate']:.1f} ideal "
+            f"({result['poll_rate'] / result['ideal_rate']:.0%}), p99 {late:.1f} ms late on its "
+            "schedule."
+        )
+    print(
+        f"Connections: {result['connections']} opened, {result['reconnects']} "
         "requests sent again on a new one when the server had closed an idle one.\n"
         f"CPU: server (gunicorn, and PostgreSQL when the bench started it) "
         f"{result['server_cpu']:.2f} cores, client {result['client_cpu']:.2f}, "

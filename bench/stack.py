@@ -13,9 +13,10 @@ the ones the server accepts (the same SECRET_KEY).
 
 import contextlib
 import os
+import sys
 from dataclasses import dataclass
 
-from tests.servers import Cluster, Gunicorn, production_env
+from tests.servers import Cluster, Gunicorn, Server, production_env
 
 WORKERS = 2  # gunicorn worker processes, the deployment's default (bin/serve)
 
@@ -59,13 +60,40 @@ def database():
             cluster.stop()
 
 
+# The servers --servers sets side by side, each 2 workers on the same app and settings:
+# bin/serve's (uvicorn workers, Django's WSGI handler in threads: scoresheet/asgi.py),
+# gunicorn's threaded WSGI workers as bin/serve ran before, and Django's own ASGI
+# handler under the same uvicorn workers.
+SERVERS = {
+    "bin/serve": None,
+    "wsgi-gthread": ["-k", "gthread", "--threads", "{threads}", "scoresheet.wsgi:application"],
+    "django-asgi": ["-k", "uvicorn_worker.UvicornWorker", "bench.asgi:application"],
+}
+
+
+class Other(Server):
+    """gunicorn with another worker and application than bin/serve's, same settings."""
+
+    def __init__(self, args, env):
+        super().__init__(
+            [sys.executable, "-m", "gunicorn", "-b", "127.0.0.1:{port}", "-w", str(WORKERS),
+             "--keep-alive", "5", *args],
+            env,
+        )  # fmt: skip
+
+
 @contextlib.contextmanager
-def gunicorn(database, threads):
-    """bin/serve on a free port of 127.0.0.1, ready to answer; stopped on the way out."""
+def gunicorn(database, threads, kind="bin/serve"):
+    """bin/serve (or another of SERVERS) on a free port of 127.0.0.1, ready to answer;
+    stopped on the way out."""
     from django.db import connections
 
     connections.close_all()  # the rows are written: the database is the server's now
-    server = Gunicorn(database.url, workers=WORKERS, threads=threads, env=database.env)
+    if SERVERS[kind] is None:
+        server = Gunicorn(database.url, workers=WORKERS, threads=threads, env=database.env)
+    else:
+        args = [arg.replace("{threads}", str(threads)) for arg in SERVERS[kind]]
+        server = Other(args, {**database.env, "THREADS": str(threads)})
     try:
         yield server.wait_ready()
     finally:

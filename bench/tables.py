@@ -1,20 +1,23 @@
 """The tables mix: how many real tables does the server hold?
 
 Real tables instead of one kind of request at a time: each table is a match with four
-seated phones, each phone polls the sheet every 2 s, and every 30 s or so one of them
-makes an entry, after which all four polls fetch the new fragment (bench/play.py plays
-a step). The number of tables steps up, then is bisected, within --tables-budget
-seconds; the most tables held is the result. Held is judged here (``judge``).
+seated phones, and every 30 s or so one of them makes an entry. With push (the pages'
+way, bench/push.py plays a step), each phone holds its sheet's event stream and fetches
+the sheet when it hears of a change; with polls (``--mix poll``, bench/play.py), each
+phone polls every 2 s and fetches the new fragment after a change. The number of tables
+steps up, then is bisected, within --tables-budget seconds; the most tables held is the
+result. Held is judged here (``judge``).
 """
 
 import asyncio
 import time
 
-from bench import report
+from bench import play, push, report
 from bench.client import Unplayable, open_phones
+from bench.cpu import rss_now
 from bench.data import prepare_tables
-from bench.play import POLL_EVERY, play
-from bench.report import percentile
+from bench.play import POLL_EVERY
+from bench.report import DELIVERY_LIMIT_MS, percentile
 
 
 def search(port, args, threads, servers):
@@ -27,6 +30,8 @@ def search(port, args, threads, servers):
     count = args.tables_start
     trial = 0
     report.tables_plan(args)
+    played = push.play if args.mix == "push" else play.play
+    baseline = rss_now(servers)  # the server's memory before any table opened
     making = 0.05  # s to make and open a table, measured as it goes
     stop = "max"
     while count and count not in results:
@@ -44,8 +49,9 @@ def search(port, args, threads, servers):
         ready = time.monotonic()
         trial += 1
         result = asyncio.run(
-            play(port, tables[:count], args.tables_warmup, args.tables_duration, trial, servers)
+            played(port, tables[:count], args.tables_warmup, args.tables_duration, trial, servers)
         )
+        result["rss_baseline"] = baseline
         judge(result, args.tables_p99)
         results[count] = result
         report.tables_step(count, ready - step_began, result)
@@ -82,11 +88,10 @@ def add_tables(port, tables, added):
 
 
 def judge(result, limit_ms):
-    """Held: p99 of all requests under the limit, no error, and the client kept up."""
+    """Held: p99 of all requests under the limit, no error, and the client kept up (with
+    polls, it sent them on time; with push, every stream stayed open and every change
+    was heard within DELIVERY_LIMIT_MS)."""
     every = [x for values in result["latencies"].values() for x in values]
-    ideal = 4 * result["tables"] / POLL_EVERY
-    result["poll_rate"] = result["polls"] / result["seconds"]
-    result["ideal_rate"] = ideal
     result["p50_ms"] = percentile(every, 50)
     result["p99_ms"] = percentile(every, 99)
     result["errors"] = result["bad"] + result["failed"]
@@ -95,8 +100,18 @@ def judge(result, limit_ms):
         reasons.append(f"p99 {result['p99_ms']:.0f} ms")
     if result["errors"]:
         reasons.append(f"{result['errors']} errors")
-    if result["poll_rate"] < 0.9 * ideal:
-        reasons.append(f"client behind: {result['poll_rate']:.0f} of {ideal:.0f} polls/s")
+    if result.get("mix") == "push":
+        result["delivery_p99_ms"] = percentile(result["delivery"], 99)
+        if result["streams_lost"]:
+            reasons.append(f"{result['streams_lost']} streams lost")
+        if not result["delivery_p99_ms"] < DELIVERY_LIMIT_MS:
+            reasons.append(f"delivery p99 {result['delivery_p99_ms']:.0f} ms")
+    else:
+        ideal = 4 * result["tables"] / POLL_EVERY
+        result["poll_rate"] = result["polls"] / result["seconds"]
+        result["ideal_rate"] = ideal
+        if result["poll_rate"] < 0.9 * ideal:
+            reasons.append(f"client behind: {result['poll_rate']:.0f} of {ideal:.0f} polls/s")
     result["held"] = not reasons
     result["verdict"] = "held" if not reasons else "NOT held: " + ", ".join(reasons)
     if result["other_cpu"] > 0.2:  # e.g. tests running beside the bench

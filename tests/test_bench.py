@@ -53,6 +53,7 @@ def test_the_defaults_are_the_ones_documented():
     assert (args.connections, args.threads) == (8, 4)
     assert (args.tables_start, args.tables_warmup, args.tables_duration) == (100, 5, 20)
     assert (args.tables_budget, args.tables_p99, args.tables_max) == (180, 100, 3200)
+    assert (args.mix, args.servers) == ("push", False)  # the pages' way, on bin/serve
 
 
 def test_only_offers_every_target_and_the_tables():

@@ -1,0 +1,236 @@
+"""One step of the tables mix with push: every phone holds its sheet's event stream, and
+fetches the sheet only when the stream tells of a change, as the pages do.
+
+Before the step, every phone opens its stream (the URL in the page's sse-connect), on a
+connection of its own, and keeps it for the whole step; its fetches go on its keep-alive
+connection. Every ENTRY_EVERY seconds a table, one phone of the side whose turn it is
+enters 0 games through the API (ties, so the rubber never ends), as in the poll mix
+(bench/play.py). Each phone that hears the change fetches the sheet with the ETag it
+holds: the fragment (200) for everyone but the phone that tapped, whose fragment came
+with its answer in the browser, here a 304 at most.
+
+Timed by kind: fetch-200, fetch-304, entry, and the delivery (from the entry sent to
+the event heard, on each phone: the push's own latency). Counted: streams that fail or
+end before the step does. The server's memory is read before the streams open and with
+them open: what a stream costs.
+"""
+
+import asyncio
+import json
+import random
+import time
+import uuid
+
+from bench.client import Connection, Failed, poll_headers
+from bench.cpu import cpu_now, rss_now
+from bench.play import ENTRY_EVERY, entered, resync
+
+
+class Stream:
+    """One phone's event stream: a connection of its own, read event by event."""
+
+    def __init__(self, port, phone):
+        self.port, self.phone = port, phone
+        self.reader = self.writer = None
+
+    async def open(self, timeout=30.0):
+        self.reader, self.writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", self.port), timeout
+        )
+        head = (
+            f"GET {self.phone.events} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {self.phone.cookie}"
+            "\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        self.writer.write(head.encode())
+        await self.writer.drain()
+        answer = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
+        status = int(answer.split(b" ", 2)[1])
+        if status != 200:
+            raise Failed(f"the stream answered {status}")
+
+    async def events(self):
+        """Each event as (name, data): the chunked body's lines, grouped by blank lines."""
+        fields = {}
+        buffer = b""
+        while True:
+            size = await self.reader.readuntil(b"\r\n")
+            size = int(size.split(b";")[0], 16)
+            chunk = await self.reader.readexactly(size + 2)
+            if size == 0:
+                return
+            buffer += chunk[:-2]
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if not line:
+                    if "event" in fields:
+                        yield fields["event"], json.loads(fields.get("data", "null"))
+                    fields = {}
+                elif not line.startswith(b":"):
+                    name, _colon, value = line.decode().partition(":")
+                    fields[name] = value.removeprefix(" ")
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def open_streams(port, tables, concurrency=32):
+    """Every phone's stream, open and heard from (its first event), before the step."""
+    limit = asyncio.Semaphore(concurrency)
+    streams = {}
+
+    async def open_one(phone):
+        async with limit:
+            stream = Stream(port, phone)
+            await stream.open()
+            streams[id(phone)] = stream
+
+    await asyncio.gather(*(open_one(phone) for table in tables for phone in table.phones))
+    return streams
+
+
+async def play(port, tables, warmup, duration, seed, servers=()):
+    """Every table plays for warmup + duration seconds on open streams; what started in
+    the last ``duration`` seconds is measured."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    counters = {"connections": 0, "reconnects": 0}
+    rss_before = rss_now(servers)
+    streams = await open_streams(port, tables)
+    rss_open = rss_now(servers)
+    connections = {id(phone): Connection(port, counters) for t in tables for phone in t.phones}
+    latencies = {"fetch-200": [], "fetch-304": [], "entry": []}
+    delivery = []
+    problems = {}
+    measured = {"bad": 0, "failed": 0, "streams_lost": 0, "changes": 0}
+    begin = loop.time() + 0.2
+    start, end = begin + warmup, begin + warmup + duration
+    sent = {}  # table -> (version before its entry, when the entry was sent)
+
+    def problem(what):
+        problems[what] = problems.get(what, 0) + 1
+
+    async def fetch(phone, counted):
+        connection = connections[id(phone)]
+        async with connection.lock:
+            began = time.perf_counter()
+            try:
+                status, headers, _body = await connection.request(
+                    "GET", phone.poll, poll_headers(phone)
+                )
+            except Failed as failure:
+                status, headers = None, {}
+                problem(f"fetch: {failure}")
+            took = time.perf_counter() - began
+        if status == 200 and headers.get("etag"):
+            phone.etag = headers["etag"]
+            kind = "fetch-200"
+        elif status == 304:
+            kind = "fetch-304"
+        else:
+            kind = None
+            if status is not None:
+                problem(f"fetch: {status}")
+        if counted:
+            if kind:
+                latencies[kind].append(took)
+            else:
+                measured["bad" if status else "failed"] += 1
+
+    async def listen(phone):
+        stream = streams[id(phone)]
+        try:
+            async for name, data in stream.events():
+                if name != "change":
+                    continue
+                now = loop.time()
+                counted = now >= start
+                entry = sent.get(phone.table.match)
+                if counted and entry and data["version"] > entry[0]:
+                    delivery.append(time.perf_counter() - entry[1])
+                await fetch(phone, counted)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as failure:
+            if loop.time() < end:
+                problem(f"stream: {type(failure).__name__}")
+        if loop.time() < end:
+            measured["streams_lost"] += 1
+
+    async def table_loop(table):
+        when = begin + rng.uniform(0, ENTRY_EVERY)
+        while when < end:
+            await asyncio.sleep(max(0.0, when - loop.time()))
+            side = "ab"[table.step % 2]
+            phone = rng.choice([phone for phone in table.phones if phone.side == side])
+            connection = connections[id(phone)]
+            body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
+            headers = {
+                "Authorization": f"Token {phone.token}",
+                "Content-Type": "application/json",
+                "Idempotency-Key": uuid.uuid4().hex,
+            }
+            path = f"/api/matches/{table.match}/entries/"
+            async with connection.lock:
+                began = time.perf_counter()
+                sent[table.match] = (table.version, began)
+                try:
+                    status, _headers, answer = await connection.request("POST", path, headers, body)
+                except Failed as failure:
+                    status, answer = None, b""
+                    problem(f"entry: {failure}")
+                took = time.perf_counter() - began
+            if status == 201:
+                match = json.loads(answer)
+                table.step, table.version = entered(match), match["version"]
+                # The page morphs in the sheet its tap answered, with its ETag: this
+                # phone's fetch on hearing its own change is a 304.
+                phone.etag = '"{}-{}'.format(match["version"], phone.etag.split("-", 1)[1])
+            else:
+                if status is not None:
+                    problem(f"entry: {status} {answer[:120]!r}")
+                await resync(port, table, phone)
+            if when >= start:
+                if status == 201:
+                    latencies["entry"].append(took)
+                    measured["changes"] += 1
+                else:
+                    measured["bad" if status else "failed"] += 1
+            when += ENTRY_EVERY
+
+    cpu = {}
+
+    async def cpu_meter():
+        await asyncio.sleep(max(0.0, start - loop.time()))
+        cpu["start"] = time.perf_counter(), *cpu_now(servers)
+        await asyncio.sleep(max(0.0, end - loop.time()))
+        cpu["end"] = time.perf_counter(), *cpu_now(servers)
+
+    listeners = [asyncio.ensure_future(listen(phone)) for table in tables for phone in table.phones]
+    await asyncio.gather(cpu_meter(), *(table_loop(table) for table in tables))
+    for stream in streams.values():
+        stream.close()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    for connection in connections.values():
+        connection.close()
+    wall = cpu["end"][0] - cpu["start"][0]
+    (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
+    client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))
+    streams_open = len(streams)
+    return {
+        "mix": "push",
+        "tables": len(tables),
+        "seconds": duration,
+        "latencies": latencies,
+        "delivery": delivery,
+        "streams": streams_open,
+        "streams_lost": measured["streams_lost"],
+        "changes": measured["changes"],
+        "bad": measured["bad"],
+        "failed": measured["failed"],
+        "problems": problems,
+        "rss_before": rss_before,
+        "rss_open": rss_open,
+        "client_cpu": client,
+        "server_cpu": server,
+        "other_cpu": max(0.0, machine - client - server),
+        **counters,
+    }
