@@ -10,6 +10,7 @@ the first: its row is locked until it has answered.
 
 import hashlib
 import re
+import time
 from datetime import timedelta
 
 from django.db import transaction
@@ -80,6 +81,23 @@ def replay(kept) -> HttpResponse:
     return response
 
 
+# Keys are answered again for a day: older ones go as new ones come, at most once a
+# minute in each process (a delete of its own, and its commit, for every tap would
+# double what a tap costs), so the table holds about a day of writes and nobody has to
+# clear it.
+FORGET_EVERY = 60.0  # s
+_forgotten_at = None
+
+
+def forget_old_keys():
+    global _forgotten_at
+    now = time.monotonic()
+    if _forgotten_at is not None and now - _forgotten_at < FORGET_EVERY:
+        return
+    _forgotten_at = now
+    IdempotentRequest.objects.filter(created__lt=timezone.now() - KEPT_FOR).delete()
+
+
 class Idempotency:
     """Middleware: answer a write with a key it has seen from the answer kept."""
 
@@ -104,16 +122,16 @@ class Idempotency:
         if who is None:
             return get_response(request)
         sent = fingerprint(request)
-        row, created = IdempotentRequest.objects.get_or_create(
-            caller=who, key=key, defaults={"fingerprint": sent}
-        )
-        if created:
-            # Keys are answered again for a day: older ones go as new ones come, so the
-            # table holds about a day of writes and nobody has to clear it.
-            IdempotentRequest.objects.filter(created__lt=timezone.now() - KEPT_FOR).delete()
+        forget_old_keys()
         with transaction.atomic():
-            # A repeat waits here while the first with this key runs.
-            row = IdempotentRequest.objects.select_for_update().get(pk=row.pk)
+            # The first request with this key makes its row, in the transaction it runs
+            # in; a repeat racing it waits on that row (its insert, then its lock) until
+            # the first has answered, and then finds the answer. Should the first fail
+            # and roll back, its row goes with it and the repeat runs.
+            IdempotentRequest.objects.bulk_create(
+                [IdempotentRequest(caller=who, key=key, fingerprint=sent)], ignore_conflicts=True
+            )
+            row = IdempotentRequest.objects.select_for_update().get(caller=who, key=key)
             if row.created < timezone.now() - KEPT_FOR:
                 row.fingerprint, row.status, row.created = sent, None, timezone.now()
             if row.fingerprint != sent:
@@ -134,5 +152,6 @@ class Idempotency:
                 row.headers = {name: response[name] for name in KEPT_HEADERS if name in response}
                 row.save()
             # Otherwise nothing is kept: the retry runs again (after a 5xx the
-            # transaction this request ran in is rolled back if the view raised).
+            # transaction this request ran in is rolled back if the view raised, the
+            # key's row with it).
             return response
