@@ -14,6 +14,8 @@ import statistics
 import pytest
 from playwright.sync_api import expect
 
+from .pages import polls_answered, without_stream
+
 pytestmark = pytest.mark.browser
 
 TAPS = 20
@@ -118,3 +120,34 @@ def test_a_tap_reaches_every_other_screen_at_once_and_an_idle_table_sends_nothin
     # after its taps answer 304.
     for name, count in fetched.items():
         assert count <= TAPS + 10, (name, count)
+
+
+# When the stream opens (htmx's SSE extension says so), from before the page's scripts.
+STREAM_OPENS = """
+window.streamOpened = 0;
+document.addEventListener("htmx:sseOpen", () => { window.streamOpened += 1; });
+"""
+
+
+def test_a_phone_whose_stream_is_cut_polls_and_goes_back_to_the_stream_by_itself(
+    phone, app, match, rui, ze
+):
+    page = phone(rui)
+    page.add_init_script(STREAM_OPENS)
+    without_stream(page)  # a proxy that buffers it, say
+    page.goto(f"{app.url}/matches/{match.pk}/")
+    # The fallback: the poll's clock asks, and brings another phone's change.
+    polls_answered(page, 3)
+    match.record(ze, deal=1, side="b", games=1)
+    expect(page.locator("#crosses-title")).to_have_text("Nós: 0 games, Eles: 1 game.")
+    assert page.evaluate("window.streamOpened") == 0
+
+    page.unroute("**/events/**")  # the stream can pass again: the extension retries
+    page.wait_for_function("() => window.streamOpened > 0", timeout=20_000)
+    page.wait_for_timeout(500)  # a poll that had already left comes back
+    polls = requests_of(page)
+    page.wait_for_timeout(3_000)  # the measure: ten poll periods, and not one poll
+    assert without_streams(polls) == []
+    match.record(ze, deal=2, side="b", games=1)  # and changes come by the stream
+    expect(page.locator("#crosses-title")).to_have_text("Nós: 0 games, Eles: 2 games.")
+    assert len(without_streams(polls)) == 1

@@ -160,9 +160,7 @@ def test_a_key_from_nobody_is_not_kept(match, credentials):
     assert IdempotentRequest.objects.count() == 0
 
 
-def test_keys_older_than_a_day_go_as_new_ones_come_once_a_minute(
-    api_as, match, rui, monkeypatch
-):
+def test_keys_older_than_a_day_go_as_new_ones_come_once_a_minute(api_as, match, rui, monkeypatch):
     import datetime
 
     from django.utils import timezone
