@@ -40,7 +40,9 @@ def cpu_now(servers):
 
 def rss_now(servers):
     """The resident memory of the server processes with all their descendants, in bytes
-    (Linux's /proc; 0 elsewhere): what the server holds in memory now."""
+    (Linux's /proc; 0 elsewhere): what the server holds in memory now. The bench passes
+    gunicorn's alone (the first of ``stack.server_pids``): PostgreSQL's shared buffers
+    are no stream's."""
     parents, resident = {}, {}
     try:
         entries = os.listdir("/proc")

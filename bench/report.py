@@ -147,15 +147,16 @@ def tables_result(results, held, failed, stop, args, threads, seconds):
     )
     if result.get("mix") == "push":
         heard = result["delivery"]
-        per_stream = (result["rss_open"] - result["rss_baseline"]) / max(1, result["streams"])
+        per_stream = (result["rss_open"] - result["rss_before"]) / max(1, result["streams"])
         print(
             f"Streams: {result['streams']} open, {result['streams_lost']} lost; "
             f"{result['changes']} changes heard {len(heard)} times, from the entry sent to "
             f"the event on a phone: p50 {percentile(heard, 50):.1f} ms, p99 "
-            f"{percentile(heard, 99):.1f} ms. Server memory: "
+            f"{percentile(heard, 99):.1f} ms. Server memory (gunicorn's processes): "
             f"{result['rss_baseline'] / 2**20:.0f} MB before any table, "
-            f"{result['rss_open'] / 2**20:.0f} MB with the streams open: "
-            f"{per_stream / 1024:.1f} KB a stream (its phone's session and sheet included)."
+            f"{result['rss_before'] / 2**20:.0f} MB before this step's streams opened, "
+            f"{result['rss_open'] / 2**20:.0f} MB with them open: {per_stream / 1024:.1f} KB "
+            "a stream (less after an earlier step: memory its streams freed is used again)."
         )
     else:
         late = percentile(result["late"], 99)

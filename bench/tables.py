@@ -31,7 +31,7 @@ def search(port, args, threads, servers):
     trial = 0
     report.tables_plan(args)
     played = push.play if args.mix == "push" else play.play
-    baseline = rss_now(servers)  # the server's memory before any table opened
+    baseline = rss_now(servers[:1])  # the server's memory before any table opened
     making = 0.05  # s to make and open a table, measured as it goes
     stop = "max"
     while count and count not in results:
