@@ -107,8 +107,9 @@ PYTHON_READERS = (
     "scoresheet/asgi.py",
 )
 SHELL_READERS = ("bin/serve", "bin/run")
-# Upper-case words in backticks that are values, not variables (LOG_LEVEL's levels).
-NOT_VARIABLES = {"WARNING", "INFO", "ERROR", "CRITICAL"}
+# Upper-case words in backticks that are values, not variables (LOG_LEVEL's levels), and
+# PostgreSQL's commands.
+NOT_VARIABLES = {"WARNING", "INFO", "ERROR", "CRITICAL", "LISTEN", "NOTIFY"}
 
 
 def deploy_variables():

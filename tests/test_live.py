@@ -153,6 +153,8 @@ def test_the_stream_is_refused_as_the_sheet_is(api, match):
     assert api().get("/api/watch/not-a-link/events/").status_code == 404
     for since in ("soon", "", "-1"):
         assert api(match.host).get(path, {"since": since}).status_code == 400
+        reconnect = api(match.host).get(path, {"since": since}, HTTP_LAST_EVENT_ID="3")
+        assert reconnect.status_code == 400
     assert api(match.host).get(path, HTTP_LAST_EVENT_ID="-1").status_code == 400
 
 

@@ -153,9 +153,11 @@ def stream(request, topic, now):
 def seen(request):
     """The version the client has: its Last-Event-ID on a reconnect (a browser sends
     none, never an empty one, before its first event), else ``since``; None without
-    either. Anything but a version is refused (400)."""
-    value = request.headers.get("Last-Event-ID") or request.query_params.get("since")
-    return None if value is None else values.read_version(value)
+    either. Either that is not a version is refused (400), even when the other is."""
+    since = request.query_params.get("since")
+    since = None if since is None else values.read_version(since)
+    last = request.headers.get("Last-Event-ID")
+    return values.read_version(last) if last else since
 
 
 async def events(topic, since, now, *, reads_every_change):
