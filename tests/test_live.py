@@ -274,12 +274,14 @@ def test_idle_and_half_sent_connections_leave_a_real_request_answered_at_once(in
             half.sendall(b"GET /api/calculator/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ")
             held.append(half)
         time.sleep(0.2)  # every one of them reached the server first
+        answered = []
         for _ in range(3):
             started = time.monotonic()
             status, _body = request(port, "GET", "/api/calculator/", timeout=5)
-            answered = time.monotonic() - started
+            answered.append(time.monotonic() - started)
             assert status == 405
-            assert answered < 1, f"answered in {answered:.2f} s"
+        print(f"\nbeside 24 slow connections, answered in {max(answered) * 1000:.0f} ms at most")
+        assert max(answered) < 1
     finally:
         for sock in held:
             sock.close()
