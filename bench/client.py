@@ -8,6 +8,7 @@ browser opens the sheet (``open_phones``).
 """
 
 import asyncio
+import time
 from html.parser import HTMLParser
 
 
@@ -119,6 +120,25 @@ class PollFinder(HTMLParser):
             self.found = attrs["hx-get"]
         if self.events is None and attrs.get("sse-connect"):
             self.events = attrs["sse-connect"]
+
+
+async def fetch_sheet(connection, phone, problem, what, sending=None):
+    """The phone's sheet fetched as htmx fetches it (``poll_headers``), on its connection
+    once no other request of the phone's is under way: (status or None, headers, the
+    seconds it took). ``sending()`` is called as it leaves; a failure is told to
+    ``problem`` as ``what``'s."""
+    async with connection.lock:
+        began = time.perf_counter()
+        if sending is not None:
+            sending()
+        try:
+            status, headers, _body = await connection.request(
+                "GET", phone.poll, poll_headers(phone)
+            )
+        except Failed as failure:
+            status, headers = None, {}
+            problem(f"{what}: {failure}")
+        return status, headers, time.perf_counter() - began
 
 
 def poll_headers(phone):

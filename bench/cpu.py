@@ -28,14 +28,20 @@ def cpu_now(servers):
             fields = text[text.rindex(")") + 2 :].split()
             parents[int(entry)] = int(fields[1])
             used[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
-    tree = {pid for pid in servers if pid in used}
+    tree = _descendants(servers, parents)
+    return used.get(os.getpid(), 0) / tick, sum(used[pid] for pid in tree) / tick, machine / tick
+
+
+def _descendants(servers, parents):
+    """``servers`` and every process under them, from {pid: parent pid}; not this one."""
+    tree = {pid for pid in servers if pid in parents}
     while True:
         more = {pid for pid, parent in parents.items() if parent in tree} - tree
         if not more:
             break
         tree |= more
     tree.discard(os.getpid())
-    return used.get(os.getpid(), 0) / tick, sum(used[pid] for pid in tree) / tick, machine / tick
+    return tree
 
 
 def rss_now(servers):
@@ -58,11 +64,4 @@ def rss_now(servers):
             continue
         parents[int(entry)] = int(status["PPid"])
         resident[int(entry)] = int(status.get("VmRSS", "0 kB").split()[0]) * 1024
-    tree = {pid for pid in servers if pid in resident}
-    while True:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        if not more:
-            break
-        tree |= more
-    tree.discard(os.getpid())
-    return sum(resident[pid] for pid in tree)
+    return sum(resident[pid] for pid in _descendants(servers, parents))

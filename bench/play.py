@@ -14,7 +14,7 @@ import random
 import time
 import uuid
 
-from bench.client import Connection, Failed, poll_headers
+from bench.client import Connection, Failed, fetch_sheet
 from bench.cpu import cpu_now
 
 POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
@@ -43,19 +43,13 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         while tick < end:
             await asyncio.sleep(max(0.0, tick - loop.time()))
             counted = tick >= start
-            async with connection.lock:
-                sent = time.perf_counter()
+
+            def sending(counted=counted, tick=tick):
                 if counted:
                     measured["polls"] += 1
                     measured["late"].append(loop.time() - tick)
-                try:
-                    status, headers, _body = await connection.request(
-                        "GET", phone.poll, poll_headers(phone)
-                    )
-                except Failed as failure:
-                    status, headers = None, {}
-                    problem(f"poll: {failure}")
-                took = time.perf_counter() - sent
+
+            status, headers, took = await fetch_sheet(connection, phone, problem, "poll", sending)
             if status == 304:
                 kind = "poll-304"
             elif status == 200 and headers.get("etag"):
@@ -79,33 +73,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         when = begin + rng.uniform(0, ENTRY_EVERY)  # tables don't enter in step
         while when < end:
             await asyncio.sleep(max(0.0, when - loop.time()))
-            # Ties: 0 for side a, then 0 for side b. A deal a minute, so a table reaches
-            # the sheet's most deals (rules.MAX_DEALS, 99) only after some 100 minutes.
-            side = "ab"[table.step % 2]
-            phone = rng.choice([phone for phone in table.phones if phone.side == side])
-            connection = connections[id(phone)]
-            body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
-            headers = {
-                "Authorization": f"Token {phone.token}",
-                "Content-Type": "application/json",
-                # A fresh key with every tap, as the phones send (the same on a resend).
-                "Idempotency-Key": uuid.uuid4().hex,
-            }
-            path = f"/api/matches/{table.match}/entries/"
-            async with connection.lock:
-                sent = time.perf_counter()
-                try:
-                    status, _headers, answer = await connection.request("POST", path, headers, body)
-                except Failed as failure:
-                    status, answer = None, b""
-                    problem(f"entry: {failure}")
-                took = time.perf_counter() - sent
-            if status == 201:
-                table.step = entered(json.loads(answer))
-            else:
-                if status is not None:
-                    problem(f"entry: {status} {answer[:120]!r}")
-                await resync(port, table, phone)
+            status, took, _phone, _match = await enter(port, table, connections, rng, problem)
             if when >= start:
                 if status == 201:
                     latencies["entry"].append(took)
@@ -144,6 +112,43 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         "other_cpu": max(0.0, machine - client - server),  # the rest of the machine
         **counters,
     }
+
+
+async def enter(port, table, connections, rng, problem, sent=None):
+    """One phone of the side whose turn it is enters 0 games: ties, 0 for side a, then 0
+    for side b. A deal a minute, so a table reaches the sheet's most deals
+    (rules.MAX_DEALS, 99) only after some 100 minutes. (status or None, seconds, the
+    phone, the match as answered or None); ``sent(began)`` is told when it leaves. After
+    a refusal or no answer, the table's step is read again."""
+    side = "ab"[table.step % 2]
+    phone = rng.choice([phone for phone in table.phones if phone.side == side])
+    connection = connections[id(phone)]
+    body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
+    headers = {
+        "Authorization": f"Token {phone.token}",
+        "Content-Type": "application/json",
+        # A fresh key with every tap, as the phones send (the same on a resend).
+        "Idempotency-Key": uuid.uuid4().hex,
+    }
+    path = f"/api/matches/{table.match}/entries/"
+    async with connection.lock:
+        began = time.perf_counter()
+        if sent is not None:
+            sent(began)
+        try:
+            status, _headers, answer = await connection.request("POST", path, headers, body)
+        except Failed as failure:
+            status, answer = None, b""
+            problem(f"entry: {failure}")
+        took = time.perf_counter() - began
+    if status == 201:
+        match = json.loads(answer)
+        table.step = entered(match)
+        return status, took, phone, match
+    if status is not None:
+        problem(f"entry: {status} {answer[:120]!r}")
+    await resync(port, table, phone)
+    return status, took, phone, None
 
 
 def entered(match):

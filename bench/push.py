@@ -19,11 +19,10 @@ import asyncio
 import json
 import random
 import time
-import uuid
 
-from bench.client import Connection, Failed, poll_headers
+from bench.client import Connection, Failed, fetch_sheet
 from bench.cpu import cpu_now, rss_now
-from bench.play import ENTRY_EVERY, entered, resync
+from bench.play import ENTRY_EVERY, enter
 
 
 class Stream:
@@ -111,17 +110,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         problems[what] = problems.get(what, 0) + 1
 
     async def fetch(phone, counted):
-        connection = connections[id(phone)]
-        async with connection.lock:
-            began = time.perf_counter()
-            try:
-                status, headers, _body = await connection.request(
-                    "GET", phone.poll, poll_headers(phone)
-                )
-            except Failed as failure:
-                status, headers = None, {}
-                problem(f"fetch: {failure}")
-            took = time.perf_counter() - began
+        status, headers, took = await fetch_sheet(connections[id(phone)], phone, problem, "fetch")
         if status == 200 and headers.get("etag"):
             phone.etag = headers["etag"]
             kind = "fetch-200"
@@ -159,35 +148,18 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         when = begin + rng.uniform(0, ENTRY_EVERY)
         while when < end:
             await asyncio.sleep(max(0.0, when - loop.time()))
-            side = "ab"[table.step % 2]
-            phone = rng.choice([phone for phone in table.phones if phone.side == side])
-            connection = connections[id(phone)]
-            body = json.dumps({"deal": table.step // 2 + 1, "side": side, "games": 0}).encode()
-            headers = {
-                "Authorization": f"Token {phone.token}",
-                "Content-Type": "application/json",
-                "Idempotency-Key": uuid.uuid4().hex,
-            }
-            path = f"/api/matches/{table.match}/entries/"
-            async with connection.lock:
-                began = time.perf_counter()
+
+            def leaving(began, table=table):
                 sent[table.match] = (table.version, began)
-                try:
-                    status, _headers, answer = await connection.request("POST", path, headers, body)
-                except Failed as failure:
-                    status, answer = None, b""
-                    problem(f"entry: {failure}")
-                took = time.perf_counter() - began
-            if status == 201:
-                match = json.loads(answer)
-                table.step, table.version = entered(match), match["version"]
+
+            status, took, phone, match = await enter(
+                port, table, connections, rng, problem, sent=leaving
+            )
+            if match is not None:
+                table.version = match["version"]
                 # The page morphs in the sheet its tap answered, with its ETag: this
                 # phone's fetch on hearing its own change is a 304.
                 phone.etag = '"{}-{}'.format(match["version"], phone.etag.split("-", 1)[1])
-            else:
-                if status is not None:
-                    problem(f"entry: {status} {answer[:120]!r}")
-                await resync(port, table, phone)
             if when >= start:
                 if status == 201:
                     latencies["entry"].append(took)

@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from matches import live
 from matches.models import Match
@@ -126,36 +125,26 @@ def test_a_resync_wakes_only_the_streams_that_are_behind():
 # The view in this process: refusals as the API's, and 204 without a streaming server -
 
 
-@pytest.fixture
-def api(db):
-    def as_user(user=None):
-        client = APIClient()
-        if user is not None:
-            client.force_authenticate(user)
-        return client
-
-    return as_user
-
-
-def test_a_server_that_cannot_hold_a_stream_open_answers_204(api, match, rui):
+def test_a_server_that_cannot_hold_a_stream_open_answers_204(api_as, match, rui):
     for path in (f"/api/matches/{match.pk}/events/", f"/api/nights/{match.night_id}/events/"):
-        assert api(rui).get(path).status_code == 204
-    assert api().get(f"/api/watch/{match.watch_token}/events/").status_code == 204
+        assert api_as(rui).get(path).status_code == 204
+    assert api_as().get(f"/api/watch/{match.watch_token}/events/").status_code == 204
 
 
-def test_the_stream_is_refused_as_the_sheet_is(api, match):
+def test_the_stream_is_refused_as_the_sheet_is(api_as, match):
     path = f"/api/matches/{match.pk}/events/"
-    stranger = api(make_user("eva", "Eva")).get(path, HTTP_ACCEPT="text/event-stream")
+    stranger = api_as(make_user("eva", "Eva")).get(path, HTTP_ACCEPT="text/event-stream")
     assert stranger.status_code == 404
     assert stranger["Content-Type"] == "application/json"  # whatever an EventSource accepts
-    assert stranger.json() == api(make_user("ivo", "Ivo")).get(f"/api/matches/{match.pk}/").json()
-    assert api().get(path).status_code == 401
-    assert api().get("/api/watch/not-a-link/events/").status_code == 404
+    other_stranger = api_as(make_user("ivo", "Ivo"))
+    assert stranger.json() == other_stranger.get(f"/api/matches/{match.pk}/").json()
+    assert api_as().get(path).status_code == 401
+    assert api_as().get("/api/watch/not-a-link/events/").status_code == 404
     for since in ("soon", "", "-1"):
-        assert api(match.host).get(path, {"since": since}).status_code == 400
-        reconnect = api(match.host).get(path, {"since": since}, HTTP_LAST_EVENT_ID="3")
+        assert api_as(match.host).get(path, {"since": since}).status_code == 400
+        reconnect = api_as(match.host).get(path, {"since": since}, HTTP_LAST_EVENT_ID="3")
         assert reconnect.status_code == 400
-    assert api(match.host).get(path, HTTP_LAST_EVENT_ID="-1").status_code == 400
+    assert api_as(match.host).get(path, HTTP_LAST_EVENT_ID="-1").status_code == 400
 
 
 # The streams of bin/serve ---------------------------------------------------------------
