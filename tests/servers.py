@@ -319,7 +319,7 @@ class Cluster:
     def _options(self):
         return (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
-            "-c fsync=off -c full_page_writes=off"
+            "-c fsync=off -c full_page_writes=off -c max_connections=200"
         )
 
     def start(self):
