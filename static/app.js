@@ -293,12 +293,26 @@
   // their forms show the new cells and carry the new version; never under the host's typing.
   function refreshCorrections() {
     var corrections = document.getElementById("corrections");
-    if (!corrections || !window.htmx || busy(corrections) ||
-        Array.prototype.some.call(corrections.querySelectorAll("input"), dirty)) {
+    if (!corrections || !window.htmx || typing(corrections)) {
       return;
     }
-    window.htmx.ajax("GET", corrections.dataset.src, { target: "#panel", swap: "morph:innerHTML" });
+    window.htmx.ajax("GET", corrections.dataset.src,
+      { source: corrections, target: "#panel", swap: "morph:innerHTML" });
   }
+
+  function typing(corrections) {
+    return busy(corrections) ||
+      Array.prototype.some.call(corrections.querySelectorAll("input"), dirty);
+  }
+
+  // The host may have begun typing while the corrections were read again: then what
+  // came back waits for the next change, and what the host typed stays.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && source.id === "corrections" && document.contains(source) && typing(source)) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   // Copy buttons stay hidden without a clipboard to copy to.
   function showCopyButtons(root) {

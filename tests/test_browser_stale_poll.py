@@ -132,3 +132,35 @@ def test_a_poll_that_left_before_a_correction_leaves_its_answer_in_the_row(phone
     assert result.text_content() == "Deal 2 corrected."
     assert page.evaluate("document.activeElement.id") == "fix-2"
     expect(crosses(page)).to_have_text("Nós: 1 game, Eles: 2 games.")
+
+
+def test_corrections_read_again_under_the_hosts_typing_leave_what_was_typed(
+    phone, app, match, ana, ze
+):
+    play(match, ana, ("a", 1), ("b", 2))
+    page = phone(ana, service_workers="block")
+    page.goto(f"{app.url}/matches/{match.pk}/")
+    page.get_by_role("link", name="Correct a deal").click()
+    expect(page.locator("#fix-2-b")).to_be_visible()
+
+    # Zé's change reaches the sheet, and the open corrections are read again; that
+    # read is held on its way while the host begins to type in a row.
+    held = []
+    page.route(re.compile(rf"/matches/{match.pk}/deals/$"), lambda route: held.append(route))
+    match.record(ze, deal=3, side="b", games=1)
+    until(page, lambda: held)
+    page.locator("#fix-2-a").fill("1")
+    page.locator("#fix-2-b").fill("0")
+    [read_again] = held
+    read_again.continue_()
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    expect(page.locator("#fix-2-a")).to_have_value("1")
+    expect(page.locator("#fix-2-b")).to_have_value("0")
+    # Saved, it was typed on the sheet before Zé's change: told so, nothing done.
+    page.locator("#fix-2").click()
+    expect(page.locator("#fix-2-result")).to_contain_text("The sheet changed since you saw it")
+    assert [(deal.a, deal.b) for deal in Match.objects.get(pk=match.pk).deal_list()] == [
+        (1, 0),
+        (0, 2),
+        (0, 1),
+    ]
