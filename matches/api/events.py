@@ -92,7 +92,7 @@ def match_events(request, id):
     user = request.user
 
     def now():
-        version = Match.objects.visible_to(user).order_by().version(pk=match.pk)
+        version = Match.objects.visible_to(user).version(pk=match.pk)
         return None if version is None else {"version": version}
 
     return stream(request, live.match_topic(match.pk), now)
