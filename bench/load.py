@@ -20,9 +20,10 @@ entry >= 0.15, calculator >= 0.5.
 The fragment is asked for again and again by one phone with a stale ETag: after its
 first render it comes from the kept fragments (matches/fragments.py), as it does for
 a second phone of the same person or every watch screen of a link. With --servers the
-ratio runs go first on gunicorn's threaded WSGI workers (bin/serve before it held
-streams) and on Django's own ASGI handler under bin/serve's uvicorn workers, then on
-bin/serve, each against its own control: what the switch costs or gains.
+runs go first on gunicorn's threaded WSGI workers (bin/serve before it held streams)
+and on Django's own ASGI handler under bin/serve's uvicorn workers, then on bin/serve,
+each ratio against its own control, and the tables too (polling on the first two,
+which hold no streams): what the switch costs or gains.
 
 Then the tables mix: a table is a match with four seated phones (Ana hosts, three
 join), each with its own session and API token. Each phone loads the sheet page
@@ -48,6 +49,7 @@ and the rest of the machine used.
     .venv/bin/python bench/load.py                 # its own PostgreSQL cluster
     .venv/bin/python bench/load.py --only tables   # the tables mix alone
     .venv/bin/python bench/load.py --servers --only poll fragment entry calculator
+    .venv/bin/python bench/load.py --servers --only tables --mix poll
     DATABASE_URL=postgres://... .venv/bin/python bench/load.py --duration 10
 
 The load comes from wrk (apt-get install wrk) when it is installed, else from
@@ -92,8 +94,8 @@ def parser():
     command_line.add_argument(
         "--servers",
         action="store_true",
-        help="the ratio runs on bin/serve, gunicorn's threaded WSGI workers and Django's "
-        "ASGI handler, one after the other in this run",
+        help="the runs on gunicorn's threaded WSGI workers and Django's ASGI handler too, "
+        "then on bin/serve, one after the other in this run (their tables poll)",
     )
     command_line.add_argument(
         "--only",
@@ -138,25 +140,24 @@ def arguments(argv=None):
 def main(argv=None):
     args = arguments(argv)
     chosen = [name for name in args.only or TARGETS if name != "tables"]
+    playing = not args.only or "tables" in args.only
+    others = [kind for kind in stack.SERVERS if kind != "bin/serve"] if args.servers else []
     with stack.database() as database:
-        if chosen:
-            per_connection = max(20, 20 * args.duration)  # each match a few deals long at most
-            data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
-        if chosen and args.servers:
-            for kind in stack.SERVERS:
-                if kind != "bin/serve":
-                    data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
-                    with stack.gunicorn(database, args.threads, kind) as server:
-                        print(f"\n{kind}:")
-                        ratios.run(server, args, data, chosen)
-            data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
-            print("\nbin/serve:")
-        with stack.gunicorn(database, args.threads) as server:
+        for kind in [*others, "bin/serve"]:
             if chosen:
-                ratios.run(server, args, data, chosen)
-            if not args.only or "tables" in args.only:
-                servers = stack.server_pids(server, database)
-                tables.search(server.port, args, args.threads, servers)
+                per_connection = max(20, 20 * args.duration)  # a few deals a match at most
+                data = prepare_ratios(args.connections, per_connection, args.rounds + 1)
+            with stack.gunicorn(database, args.threads, kind) as server:
+                if others:
+                    print(f"\n{kind}:")
+                if chosen:
+                    ratios.run(server, args, data, chosen)
+                if playing:
+                    # The other servers hold no streams: their tables poll.
+                    mix = args.mix if kind == "bin/serve" else "poll"
+                    played = argparse.Namespace(**{**vars(args), "mix": mix})
+                    servers = stack.server_pids(server, database)
+                    tables.search(server.port, played, args.threads, servers)
 
 
 if __name__ == "__main__":
