@@ -124,9 +124,10 @@ class PollFinder(HTMLParser):
 
 async def fetch_sheet(connection, phone, problem, what, sending=None):
     """The phone's sheet fetched as htmx fetches it (``poll_headers``), on its connection
-    once no other request of the phone's is under way: (status or None, headers, the
-    seconds it took). ``sending()`` is called as it leaves; a failure is told to
-    ``problem`` as ``what``'s."""
+    once no other request of the phone's is under way: (its kind, ``what``-304 or
+    ``what``-200, or None for anything else; the status or None; the seconds it took).
+    A 200 gives the phone its new ETag. ``sending()`` is called as it leaves; what went
+    wrong is told to ``problem``."""
     async with connection.lock:
         began = time.perf_counter()
         if sending is not None:
@@ -138,7 +139,15 @@ async def fetch_sheet(connection, phone, problem, what, sending=None):
         except Failed as failure:
             status, headers = None, {}
             problem(f"{what}: {failure}")
-        return status, headers, time.perf_counter() - began
+        took = time.perf_counter() - began
+    if status == 304:
+        return f"{what}-304", status, took
+    if status == 200 and headers.get("etag"):
+        phone.etag = headers["etag"]
+        return f"{what}-200", status, took
+    if status is not None:
+        problem(f"{what}: {status}")
+    return None, status, took
 
 
 def poll_headers(phone):

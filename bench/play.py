@@ -49,16 +49,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
                     measured["polls"] += 1
                     measured["late"].append(loop.time() - tick)
 
-            status, headers, took = await fetch_sheet(connection, phone, problem, "poll", sending)
-            if status == 304:
-                kind = "poll-304"
-            elif status == 200 and headers.get("etag"):
-                kind = "poll-200"
-                phone.etag = headers["etag"]
-            else:
-                kind = None
-                if status is not None:
-                    problem(f"poll: {status}")
+            kind, status, took = await fetch_sheet(connection, phone, problem, "poll", sending)
             if counted:
                 if kind:
                     latencies[kind].append(took)

@@ -110,16 +110,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         problems[what] = problems.get(what, 0) + 1
 
     async def fetch(phone, counted):
-        status, headers, took = await fetch_sheet(connections[id(phone)], phone, problem, "fetch")
-        if status == 200 and headers.get("etag"):
-            phone.etag = headers["etag"]
-            kind = "fetch-200"
-        elif status == 304:
-            kind = "fetch-304"
-        else:
-            kind = None
-            if status is not None:
-                problem(f"fetch: {status}")
+        kind, status, took = await fetch_sheet(connections[id(phone)], phone, problem, "fetch")
         if counted:
             if kind:
                 latencies[kind].append(took)

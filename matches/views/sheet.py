@@ -231,10 +231,9 @@ def watch_sheet(request, token):
     if kept is not None:
         return conditional.validators(kept, tag)
     context = _watch_context(request, rubber, token)
-    if context["etag"] != tag:  # changed meanwhile: kept under the version it shows
-        name = None
+    # Changed meanwhile, what was read is newer than its name says: not kept.
     response = fragments.rendered(request, name, "matches/watch.html#poll", context,
-                                  keep=name is not None)  # fmt: skip
+                                  keep=context["etag"] == tag)  # fmt: skip
     return with_etag(response, context)
 
 
