@@ -62,6 +62,14 @@ def announce(match, *, seats=False):
     transaction.on_commit(lambda: _send(notice))
 
 
+def announce_topic(topic, version):
+    """After the transaction under way commits, tell every stream of ``topic`` (one of
+    an app's own, a tournament's say) that it is at ``version``: such a stream reads
+    for itself what changed."""
+    notice = json.dumps({"topic": list(topic), "version": version})
+    transaction.on_commit(lambda: _send(notice))
+
+
 def _send(notice):
     if connection.vendor != "postgresql":
         hub.deliver_threadsafe(notice)
@@ -79,8 +87,8 @@ def _send(notice):
 class Listener:
     """One stream's place in the hub: what it listens to, and the newest it heard."""
 
-    def __init__(self, topic):
-        self.topic = topic
+    def __init__(self, topics):
+        self.topics = topics
         self.version = None  # the newest version heard (a night's: see ``heard``)
         self.check = False  # something changed that the stream must read for itself
         self.woken = asyncio.Event()
@@ -150,17 +158,21 @@ class Hub:
     def running(self) -> bool:
         return self.loop is not None
 
-    def subscribe(self, topic) -> Listener:
-        listener = Listener(topic)
-        self.listeners[topic].add(listener)
+    def subscribe(self, *topics) -> Listener:
+        """A listener of every one of ``topics`` (a tournament's stream hears its own
+        and each of its tables' nights)."""
+        listener = Listener(topics)
+        for topic in topics:
+            self.listeners[topic].add(listener)
         return listener
 
     def unsubscribe(self, listener):
-        streams = self.listeners.get(listener.topic)
-        if streams is not None:
-            streams.discard(listener)
-            if not streams:
-                del self.listeners[listener.topic]
+        for topic in listener.topics:
+            streams = self.listeners.get(topic)
+            if streams is not None:
+                streams.discard(listener)
+                if not streams:
+                    del self.listeners[topic]
 
     async def read(self, function, *args):
         """``function(*args)``, which reads the database, in one of the hub's threads."""
@@ -172,6 +184,10 @@ class Hub:
         """One notice, on the loop: every stream of its match, and of its night."""
         try:
             change = json.loads(notice)
+            if "topic" in change:
+                for listener in self.listeners.get(tuple(change["topic"]), ()):
+                    listener.heard(check=True)
+                return
             match, night, version = change["match"], change["night"], change["version"]
             seats = bool(change.get("seats"))
         except (ValueError, KeyError, TypeError):

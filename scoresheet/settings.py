@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "matches",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -134,15 +134,15 @@ def watch_events(request, watch_token):
     return stream(request, live.night_topic(night), now)
 
 
-def stream(request, topic, now):
-    """The answer of a stream of ``topic``: ``now()`` reads (in a thread) what the
-    stream says at this moment, {"version": N, ...}, or None once the reader may no
-    longer read it."""
+def stream(request, topic, now, *more):
+    """The answer of a stream of ``topic`` (and of ``more`` topics: a tournament's
+    hears each of its tables too): ``now()`` reads (in a thread) what the stream says
+    at this moment, {"version": N, ...}, or None once the reader may no longer read it."""
     since = seen(request)
     if not live.can_stream(request):
         return Response(status=204)
     response = StreamingHttpResponse(
-        events(topic, since, now, reads_every_change=topic[0] == "night"),
+        events((topic, *more), since, now, reads_every_change=topic[0] != "match"),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
@@ -160,12 +160,12 @@ def seen(request):
     return values.read_version(last) if last else since
 
 
-async def events(topic, since, now, *, reads_every_change):
+async def events(topics, since, now, *, reads_every_change):
     """The stream itself. A sheet's stream sends the version each notice carries; a
     night's reads its own (``reads_every_change``), as does any stream once seats change."""
     hub = live.hub
     hub.start(Match.objects.versions)
-    listener = hub.subscribe(topic)  # before the first read: no change falls between
+    listener = hub.subscribe(*topics)  # before the first read: no change falls between
     loop = asyncio.get_running_loop()
     ends = loop.time() + LIFETIME * random.uniform(0.9, 1.1)
     beat = live.heartbeat_every()

@@ -15,8 +15,15 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import live, rules, values
-from .base import SEAT_CHOICES, SIDE_CHOICES, NotAllowed, join_link_gone, new_token
+from .. import live, rules, signals, values
+from .base import (
+    SEAT_CHOICES,
+    SIDE_CHOICES,
+    NotAllowed,
+    clean_seat_name,
+    join_link_gone,
+    new_token,
+)
 from .nights import Night
 from .playing import Playing
 from .queries import MatchQuerySet
@@ -214,6 +221,9 @@ class Match(Playing, Seating, models.Model):
             ]
         )
         self._log(by, action, deal=deal, before=before, after=after)
+        if self.status != self.IN_PLAY and action in Event.FINISHING:
+            # What comes next at this table may start with it (a club's series, say).
+            signals.rubber_finished.send(sender=Match, match=self, by=by)
         live.announce(self, seats=action in Event.SEATING_ACTIONS)
 
     def _check_open(self) -> None:
@@ -324,37 +334,71 @@ class Match(Playing, Seating, models.Model):
         with transaction.atomic():
             self._lock()
             self._require_host(by, _("start a rematch"))
-            if self.status == self.IN_PLAY:
-                raise values.Conflict(_("This rubber is still in play: finish it or end it first."))
-            following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()
-            if following is not None:
-                # At most one next rubber (the database holds to it too): a second tap,
-                # or a second phone, is told where the table went.
-                raise values.Conflict(
-                    _("The next rubber has already started: rubber %(number)s."),
-                    number=following,
-                    data={"next": following},
-                )
+            self._check_finished_and_last()
             self._check_version(version)
             old = {seat.position: seat for seat in self.seats.all()}
-            following = Match.objects.create(
-                host_id=self.host_id,
-                night_id=self.night_id,
-                previous=self,
-                direction=self.direction,
-                redeal_rule=self.redeal_rule,
+            following = self._start_next(
+                by,
                 first_dealer=self.dealer(len(self.deal_list()) + 1),
+                seats=[
+                    Seat(
+                        position=new,
+                        name=old[was].name,
+                        user_id=old[was].user_id,
+                        freed_from_id=old[was].freed_from_id,
+                    )
+                    for new, was in moves.items()
+                ],
+                start={"rematch_of": self.pk, "seats": moves},
+                rematch={"seats": moves},
             )
-            Seat.objects.bulk_create(
-                Seat(
-                    match=following,
-                    position=new,
-                    name=old[was].name,
-                    user_id=old[was].user_id,
-                    freed_from_id=old[was].freed_from_id,
-                )
-                for new, was in moves.items()
+        return following
+
+    def hand_over(self, by, names) -> "Match":
+        """The table plays on with other players: the next rubber of the night, its
+        seats named ``names`` ({"a1": "Ana", ...}) and nobody in them yet, the first deal
+        a1's (a club's next pairs at this table). The phones of this rubber follow it
+        as after a rematch; its players take their seats by the night's join link."""
+        names = {position: clean_seat_name(names.get(position)) for position in values.SEATS}
+        with transaction.atomic():
+            self._lock()
+            self._require_host(by, _("start a rematch"))
+            self._check_finished_and_last()
+            return self._start_next(
+                by,
+                first_dealer="a1",
+                seats=[Seat(position=position, name=names[position]) for position in values.SEATS],
+                start={"after": self.pk, "names": names},
+                rematch={"names": names},
             )
-            following._log(by, Event.START, after={"rematch_of": self.pk, "seats": moves})
-            self._commit(by, Event.REMATCH, after={"match": following.pk, "seats": moves})
+
+    def _check_finished_and_last(self) -> None:
+        if self.status == self.IN_PLAY:
+            raise values.Conflict(_("This rubber is still in play: finish it or end it first."))
+        following = Match.objects.filter(previous=self).values_list("pk", flat=True).first()
+        if following is not None:
+            # At most one next rubber (the database holds to it too): a second tap,
+            # or a second phone, is told where the table went.
+            raise values.Conflict(
+                _("The next rubber has already started: rubber %(number)s."),
+                number=following,
+                data={"next": following},
+            )
+
+    def _start_next(self, by, *, first_dealer, seats, start, rematch) -> "Match":
+        """The next rubber of the night after this one, with ``seats`` (unsaved Seat
+        rows): its start and this rubber's rematch in the history, under this lock."""
+        following = Match.objects.create(
+            host_id=self.host_id,
+            night_id=self.night_id,
+            previous=self,
+            direction=self.direction,
+            redeal_rule=self.redeal_rule,
+            first_dealer=first_dealer,
+        )
+        for seat in seats:
+            seat.match = following
+        Seat.objects.bulk_create(seats)
+        following._log(by, Event.START, after=start)
+        self._commit(by, Event.REMATCH, after={"match": following.pk, **rematch})
         return following

@@ -124,6 +124,8 @@ class Event(models.Model):
         (SEAT_REFUSED, _("turned down a request for a seat")),
     ]
     SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL)
+    # The changes after which a rubber may be over (won, or ended early).
+    FINISHING = (ENTRY, CORRECTION, END)
     # Who sits where changed: someone may have lost the right to read the sheet.
     SEATING_ACTIONS = (JOIN, SEAT_FREED, SEAT_GIVEN)
 

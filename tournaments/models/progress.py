@@ -1,0 +1,287 @@
+"""Where a tournament stands, read from its rubbers: each series' mocas and winner,
+each round's end, the standings, the champion, and what the next round would be.
+
+Nothing of it is kept: a rubber corrected or undone at its table changes it at once.
+It reads in a fixed number of queries however far the tournament has gone (seven), and
+every figure comes from the matches' own results (``games_a``, ``winner``, ``status``).
+"""
+
+import random
+from dataclasses import dataclass, field
+
+from django.db.models import OuterRef, Subquery
+
+from matches.models import Match
+
+from .. import draw, ranking
+from .rows import Negra, Round, Rubber, Series, Table
+
+
+@dataclass
+class SeriesState:
+    row: Series
+    round: int
+    phase: str
+    mocas: dict = field(default_factory=lambda: {"a": 0, "b": 0})
+    games: dict = field(default_factory=lambda: {"a": 0, "b": 0})
+    matches: list = field(default_factory=list)
+    current_match: int | None = None  # the rubber in play, if any
+    winner: int | None = None  # a pair's id once the series is decided
+
+    @property
+    def id(self):
+        return self.row.pk
+
+    @property
+    def a(self):
+        return self.row.a_id
+
+    @property
+    def b(self):
+        return self.row.b_id
+
+    @property
+    def table(self):
+        return self.row.table.number if self.row.table_id else None
+
+    @property
+    def walkover(self) -> bool:
+        return self.row.walkover_winner_id is not None
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def waiting(self) -> bool:
+        return self.row.table_id is None and not self.decided
+
+    def side_of(self, pair_id) -> str:
+        return "a" if pair_id == self.a else "b"
+
+
+@dataclass
+class RoundState:
+    row: Round
+    byes: list
+    series: list
+
+    @property
+    def number(self):
+        return self.row.number
+
+    @property
+    def phase(self):
+        return self.row.phase
+
+    @property
+    def finished(self) -> bool:
+        return all(series.decided for series in self.series)
+
+
+@dataclass
+class NegraState:
+    row: Negra
+    status: str
+    winner: int | None  # a pair's id once won
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == Match.IN_PLAY
+
+
+@dataclass
+class Progress:
+    tournament: object
+    pairs: list
+    rounds: list
+    negras: list
+    tables: dict  # number -> the match in play there, or None
+    standings: list = field(default_factory=list)
+    champion: int | None = None
+    finished: bool = False
+    # What the next round would be: (phase, draw.Round) to draw; or a reason it can't.
+    next_round: tuple | None = None
+    blocked: str | None = None  # "unfinished", "in_play", "level_at_cut", "none_left"
+    level_at_cut: list = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        if not self.rounds:
+            return "finished" if self.finished else "registering"
+        return "finished" if self.finished else "in_play"
+
+    def series(self):
+        return [series for round in self.rounds for series in round.series]
+
+    def series_by_id(self, pk) -> SeriesState | None:
+        return next((series for series in self.series() if series.id == pk), None)
+
+    def level_groups(self) -> list[list]:
+        return ranking.level_groups(self.standings)
+
+    @property
+    def round_robin_done(self) -> bool:
+        """Whether the round robin's rounds are all drawn and finished."""
+        tournament = self.tournament
+        if not tournament.round_robin_phase:
+            return False
+        played = [round for round in self.rounds if round.phase == Round.ROUND_ROBIN]
+        return len(played) == planned_round_robin(tournament, len(self.pairs)) and all(
+            round.finished for round in played
+        )
+
+
+def planned_round_robin(tournament, pairs: int) -> int:
+    full = pairs - 1 if pairs % 2 == 0 else pairs
+    return min(tournament.rounds_asked or full, full)
+
+
+def progress(tournament, *, rng=None) -> Progress:
+    """Where ``tournament`` stands now (seven queries)."""
+    pairs = list(tournament.pairs.all())
+    rounds = list(tournament.rounds.prefetch_related("byes"))
+    series_rows = list(
+        Series.objects.filter(round__tournament=tournament).select_related("table", "a", "b")
+    )
+    rubbers = (
+        Rubber.objects.filter(series__round__tournament=tournament)
+        .order_by("id")
+        .values_list(
+            "series_id", "match_id", "match__status", "match__winner", "match__games_a",
+            "match__games_b",
+        )
+    )  # fmt: skip
+    negras = list(
+        Negra.objects.filter(tournament=tournament)
+        .select_related("match")
+        .only("a", "b", "tournament", "match__status", "match__winner")
+    )
+    in_play = Match.objects.filter(night=OuterRef("night"), status=Match.IN_PLAY).order_by(
+        "-created", "-id"
+    )
+    tables = dict(
+        Table.objects.filter(tournament=tournament)
+        .annotate(current=Subquery(in_play.values("pk")[:1]))
+        .values_list("number", "current")
+    )
+
+    target = tournament.mocas_to_win
+    by_round = {round.pk: RoundState(round, [pair.pk for pair in round.byes.all()], []) for round in rounds}
+    states = {}
+    for row in series_rows:
+        round = by_round[row.round_id]
+        state = SeriesState(row, round.number, round.phase)
+        states[row.pk] = state
+        round.series.append(state)
+    for series_id, match_id, status, winner, games_a, games_b in rubbers:
+        state = states[series_id]
+        state.matches.append(match_id)
+        if status == Match.IN_PLAY:
+            state.current_match = match_id
+        elif status == Match.WON and not state.walkover:
+            state.mocas[winner] += 1
+            state.games["a"] += games_a
+            state.games["b"] += games_b
+    for state in states.values():
+        if state.walkover:
+            winner = state.side_of(state.row.walkover_winner_id)
+            state.mocas = {"a": 0, "b": 0, winner: target}
+            state.games = {"a": 0, "b": 0}
+            state.winner = state.row.walkover_winner_id
+            state.current_match = None
+        elif max(state.mocas.values()) >= target:
+            state.winner = state.a if state.mocas["a"] >= target else state.b
+    for round in by_round.values():
+        round.series.sort(key=lambda state: state.row.number)
+
+    negra_states = [
+        NegraState(
+            negra,
+            negra.match.status,
+            (negra.a_id if negra.match.winner == "a" else negra.b_id)
+            if negra.match.status == Match.WON
+            else None,
+        )
+        for negra in negras
+    ]
+    result = Progress(tournament, pairs, list(by_round.values()), negra_states, tables)
+    ranked_phase = Round.KNOCKOUT if tournament.format == tournament.KNOCKOUT else Round.ROUND_ROBIN
+    result.standings = ranking.standings(
+        [pair.pk for pair in pairs],
+        [
+            ranking.Series(
+                state.a, state.b, state.mocas["a"], state.mocas["b"], state.games["a"],
+                state.games["b"], state.winner,
+            )  # fmt: skip
+            for state in states.values()
+            if state.decided and state.phase == ranked_phase
+        ],
+        [
+            (negra.winner, negra.row.b_id if negra.winner == negra.row.a_id else negra.row.a_id)
+            for negra in negra_states
+            if negra.winner is not None
+        ],
+    )
+    _plan(result, rng or random.SystemRandom())
+    return result
+
+
+def _plan(result: Progress, rng) -> None:
+    """The next round, the champion and whether the tournament is over."""
+    tournament = result.tournament
+    rounds = result.rounds
+    last = rounds[-1] if rounds else None
+    knockout = [round for round in rounds if round.phase == Round.KNOCKOUT]
+    if knockout and knockout[-1].finished:
+        final = knockout[-1]
+        if len(final.series) == 1 and not final.byes:
+            result.champion = final.series[0].winner
+    if tournament.format == tournament.ROUND_ROBIN and result.round_robin_done:
+        top = [standing for standing in result.standings if standing.rank == 1]
+        if len(top) == 1:
+            result.champion = top[0].pair
+    if tournament.ended_at is not None:
+        result.finished, result.blocked = True, "none_left"
+        return
+    if last is not None and not last.finished:
+        result.blocked = "unfinished"
+        return
+    if any(negra.in_play for negra in result.negras):
+        result.blocked = "in_play"
+        return
+    ids = [pair.pk for pair in result.pairs]
+    if tournament.round_robin_phase and not result.round_robin_done:
+        planned = planned_round_robin(tournament, len(ids))
+        drawn = draw.round_robin(ids, planned)[len(rounds)]
+        result.next_round = (Round.ROUND_ROBIN, drawn)
+        return
+    if not tournament.knockout_phase:
+        result.finished, result.blocked = True, "none_left"
+        return
+    if knockout:
+        final = knockout[-1]
+        going_on = [series.winner for series in final.series] + final.byes
+        if len(going_on) < 2:
+            result.finished, result.blocked = True, "none_left"
+            return
+        if tournament.format == tournament.ROUND_ROBIN_KNOCKOUT:
+            result.next_round = (Round.KNOCKOUT, draw.bracket(going_on))
+        else:
+            result.next_round = (Round.KNOCKOUT, draw.knockout_round(going_on, rng))
+        return
+    if tournament.format == tournament.KNOCKOUT:
+        result.next_round = (Round.KNOCKOUT, draw.knockout_round(ids, rng))
+        return
+    size = min(tournament.knockout_size or 2, len(ids))
+    standings = result.standings
+    if len(standings) > size and standings[size - 1].rank == standings[size].rank:
+        # A level place at the cut is settled by a negra first.
+        rank = standings[size].rank
+        result.level_at_cut = [standing.pair for standing in standings if standing.rank == rank]
+        result.blocked = "level_at_cut"
+        return
+    result.next_round = (
+        Round.KNOCKOUT,
+        draw.seeded([standing.pair for standing in standings[:size]]),
+    )

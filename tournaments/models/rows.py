@@ -1,0 +1,115 @@
+"""What a tournament is made of: its pairs, tables, rounds, series, and the rubbers
+(ordinary matches) played in them."""
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import Match, Night, new_token
+
+
+class Pair(models.Model):
+    """Two players registered together, fixed for the whole tournament."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveSmallIntegerField()
+    first = models.CharField(max_length=40)
+    second = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="pair_number_unique")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.first} & {self.second}"
+
+    @property
+    def players(self) -> list[str]:
+        return [self.first, self.second]
+
+
+class Table(models.Model):
+    """A numbered table of the room ("Mesa 3"): a night of its own, whose rubbers are
+    every rubber played there; its link leads the phones at it to the one in play."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=43, unique=True, default=new_token)
+    night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} · {self.number}"
+
+
+class Round(models.Model):
+    ROUND_ROBIN, KNOCKOUT = "round_robin", "knockout"
+    PHASES = [(ROUND_ROBIN, _("round robin")), (KNOCKOUT, _("knockout"))]
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    phase = models.CharField(max_length=16, choices=PHASES)
+    byes = models.ManyToManyField(Pair, blank=True, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
+        ]
+
+
+class Series(models.Model):
+    """Two pairs meeting in a round: rubbers on one table until one of them has won
+    ``mocas_to_win``, or a walkover the organiser recorded. ``a`` is the pair the draw
+    listed first; it sits on side a of every rubber."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="series")
+    number = models.PositiveSmallIntegerField()
+    a = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    # None while the series waits for a free table (or was a walkover before it got one).
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL)
+    walkover_winner = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ["round__number", "number"]
+
+    def seat_names(self) -> dict[str, str]:
+        return {"a1": self.a.first, "a2": self.a.second, "b1": self.b.first, "b2": self.b.second}
+
+
+class Rubber(models.Model):
+    """One rubber (moca) of a series: an ordinary match."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="rubbers")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class Negra(models.Model):
+    """A deciding rubber between two pairs that share a rank: its winner goes ahead."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="negras")
+    a = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
