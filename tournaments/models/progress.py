@@ -167,7 +167,9 @@ def progress(tournament, *, rng=None) -> Progress:
     )
 
     target = tournament.mocas_to_win
-    by_round = {round.pk: RoundState(round, [pair.pk for pair in round.byes.all()], []) for round in rounds}
+    by_round = {
+        round.pk: RoundState(round, [pair.pk for pair in round.byes.all()], []) for round in rounds
+    }
     states = {}
     for row in series_rows:
         round = by_round[row.round_id]
@@ -210,10 +212,7 @@ def progress(tournament, *, rng=None) -> Progress:
     result.standings = ranking.standings(
         [pair.pk for pair in pairs],
         [
-            ranking.Series(
-                state.a, state.b, state.mocas["a"], state.mocas["b"], state.games["a"],
-                state.games["b"], state.winner,
-            )  # fmt: skip
+            _ranked(state)
             for state in states.values()
             if state.decided and state.phase == ranked_phase
         ],
@@ -225,6 +224,13 @@ def progress(tournament, *, rng=None) -> Progress:
     )
     _plan(result, rng or random.SystemRandom())
     return result
+
+
+def _ranked(state: SeriesState) -> ranking.Series:
+    mocas, games = state.mocas, state.games
+    return ranking.Series(
+        state.a, state.b, mocas["a"], mocas["b"], games["a"], games["b"], state.winner
+    )
 
 
 def _plan(result: Progress, rng) -> None:

@@ -69,6 +69,9 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
         ]
 
+    def __str__(self):
+        return f"{self.tournament} · round {self.number}"
+
 
 class Series(models.Model):
     """Two pairs meeting in a round: rubbers on one table until one of them has won
@@ -89,6 +92,9 @@ class Series(models.Model):
         verbose_name_plural = "series"
         ordering = ["round__number", "number"]
 
+    def __str__(self):
+        return f"{self.a} v {self.b}"
+
     def seat_names(self) -> dict[str, str]:
         return {"a1": self.a.first, "a2": self.a.second, "b1": self.b.first, "b2": self.b.second}
 
@@ -102,6 +108,9 @@ class Rubber(models.Model):
     class Meta:
         ordering = ["id"]
 
+    def __str__(self):
+        return f"{self.series} · {self.match}"
+
 
 class Negra(models.Model):
     """A deciding rubber between two pairs that share a rank: its winner goes ahead."""
@@ -113,3 +122,6 @@ class Negra(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+    def __str__(self):
+        return f"negra {self.a} v {self.b}"

@@ -22,7 +22,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import live, values
-from matches.models import Match, NotAllowed, NotFound, Night, clean_seat_name, clean_text, new_token
+from matches.models import (
+    Match,
+    Night,
+    NotAllowed,
+    NotFound,
+    clean_seat_name,
+    clean_text,
+    new_token,
+)
 
 from .progress import progress
 from .rows import Negra, Pair, Round, Rubber, Series, Table
