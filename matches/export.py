@@ -71,7 +71,7 @@ YES_NO = {
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _text(value):
+def safe_cell(value):
     """Free text (names) made safe to open in a spreadsheet."""
     return f"'{value}" if value.startswith(FORMULA_START) else value
 
@@ -117,17 +117,17 @@ def deal_rows(matches):
     for match in matches:
         names = match.side_names()
         seated = {seat.position: seat.name for seat in match.seat_list()}
-        how = _text(outcome(match, names))
+        how = safe_cell(outcome(match, names))
         deals = match.deal_list()
         for deal, totals in zip(deals, rules.running_totals(deals), strict=True):
             yield [
-                _text(match.night.name),
+                safe_cell(match.night.name),
                 match.pk,
                 deal.number,
-                _text(seated[match.dealer(deal.number)]),
-                _text(names["a"]),
+                safe_cell(seated[match.dealer(deal.number)]),
+                safe_cell(names["a"]),
                 "" if deal.a is None else deal.a,
-                _text(names["b"]),
+                safe_cell(names["b"]),
                 "" if deal.b is None else deal.b,
                 _yes_no(deal.tie),
                 _yes_no(deal.sweep),

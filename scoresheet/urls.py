@@ -10,8 +10,10 @@ admin_login = limits.limit_posts(limits.LoginThrottle, too_many)(admin.site.logi
 urlpatterns = [
     path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
+    path("api/", include("tournaments.api_urls")),
     path("api/", include("matches.api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("tournaments.urls")),
     path("", include("matches.urls")),
 ]
 

@@ -15,6 +15,7 @@ from .tournament import (
     read_pairs,
     split_pair,
     topic,
+    tournament_link_gone,
 )
 
 __all__ = [
@@ -35,4 +36,5 @@ __all__ = [
     "read_pairs",
     "split_pair",
     "topic",
+    "tournament_link_gone",
 ]

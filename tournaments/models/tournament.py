@@ -49,6 +49,10 @@ def topic(tournament_id):
     return (TOPIC, tournament_id)
 
 
+def tournament_link_gone():
+    return _("This tournament's link is not valid any more: ask the organiser for it again.")
+
+
 def clean_tournament_name(name) -> str:
     return clean_text(name, _("The tournament's name"), longest=80, required=True)
 
@@ -197,9 +201,7 @@ class Tournament(models.Model):
         ordering = ["-created", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(
-                    format__in=["round_robin", "knockout", "round_robin_knockout"]
-                ),
+                condition=Q(format__in=["round_robin", "knockout", "round_robin_knockout"]),
                 name="tournament_format_valid",
             ),
         ]
@@ -418,5 +420,3 @@ class Tournament(models.Model):
                 self.ended_at = timezone.now()
                 self.save(update_fields=["ended_at"])
                 self.changed()
-
-

@@ -1,0 +1,104 @@
+"""What the room sees: the projector (the tournament's watch link), each table's link
+(what its QR code opens), and the page of the tables' QR codes to print."""
+
+from functools import lru_cache
+
+import segno
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from matches import conditional, limits, links
+from matches.models import Match
+from matches.views.answers import not_found, too_many
+
+from .. import board as boards
+from ..models import Table, Tournament, tournament_link_gone
+from .organising import organised
+
+
+def _watched(token) -> Tournament:
+    tournament = Tournament.objects.filter(watch_token=token).first()
+    if tournament is None:
+        raise Http404
+    return tournament
+
+
+def projector_context(request, tournament):
+    board = boards.read(tournament)
+    return {
+        "tournament": tournament,
+        "board": board,
+        "etag": conditional.etag(board.version, "watch"),
+        "poll_ms": settings.SHEET_POLL_MS,
+        "heartbeat_ms": settings.LIVE_HEARTBEAT_MS,
+        "poll_url": reverse("tournament_watch_board", args=[tournament.watch_token]),
+        "events_url": reverse("api-tournament-watch-events", args=[tournament.watch_token]),
+    }
+
+
+@limits.guarded(too_many)
+@require_GET
+def watch(request, token):
+    """The projector: standings, every table's series and its rubber's games, the
+    round's draw; no sign-in, nothing to click, and it follows by itself."""
+    tournament = Tournament.objects.filter(watch_token=token).first()
+    if tournament is None:
+        return not_found(request, tournament_link_gone())
+    return render(request, "tournaments/watch.html", projector_context(request, tournament))
+
+
+@limits.guarded(too_many)
+@require_GET
+def watch_board(request, token):
+    tournament = _watched(token)
+    tag = conditional.etag(boards.version(tournament.pk), "watch")
+    unchanged = conditional.not_modified(request, tag)
+    if unchanged is not None:
+        return unchanged
+    response = render(
+        request, "tournaments/watch.html#board", projector_context(request, tournament)
+    )
+    return conditional.validators(response, tag)
+
+
+@limits.guarded(too_many)
+@require_GET
+def table(request, token):
+    """A table's link, what its QR code opens: the join page of the rubber in play
+    there (a tap on one's name takes the seat; a seated phone goes to its sheet), or,
+    while the table waits for its next series, a page that says so."""
+    table = Table.objects.filter(token=token).select_related("tournament", "night").first()
+    if table is None:
+        return not_found(request, tournament_link_gone())
+    in_play = Match.objects.filter(night=table.night, status=Match.IN_PLAY).exists()
+    if in_play:
+        return redirect("join", token=table.night.join_token)
+    return render(
+        request,
+        "tournaments/waiting.html",
+        {"table": table, "tournament": table.tournament},
+    )
+
+
+@lru_cache(maxsize=256)
+def _qr(url, title):
+    return segno.make(url, error="m").svg_inline(scale=5, light="#fff", svgclass="qr", title=title)
+
+
+@require_GET
+def table_cards(request, pk):
+    """Every table's QR code, one a card, to print and put on the tables."""
+    if not request.user.is_authenticated:
+        raise Http404
+    tournament = organised(request, pk)
+    cards = []
+    for table in tournament.tables.all():
+        url = links.absolute(request, reverse("table", args=[table.token]))
+        title = _("QR code of table %(number)s") % {"number": table.number}
+        cards.append({"table": table, "url": url, "qr": mark_safe(_qr(url, title))})
+    return render(request, "tournaments/tables.html", {"tournament": tournament, "cards": cards})
