@@ -56,6 +56,10 @@ class SeriesLine:
     def decided(self) -> bool:
         return self.winner is not None
 
+    @property
+    def waiting(self) -> bool:
+        return self.table is None and not self.decided
+
 
 @dataclass
 class RoundLine:
@@ -253,9 +257,7 @@ def read(tournament) -> Board:
         rounds=rounds,
         standings=standings,
         tables=tables,
-        waiting=[line for line in current.series if line.table is None and not line.decided]
-        if current
-        else [],
+        waiting=[line for line in current.series if line.waiting] if current else [],
         champion=now.champion,
         watch_token=tournament.watch_token,
         negras=[
