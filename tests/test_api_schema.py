@@ -20,6 +20,7 @@ from schemathesis.specs.openapi.checks import (
 
 from matches.models import Match, SeatRequest, User
 from scoresheet.wsgi import application
+from tests.tournaments import tournament_of
 
 # Every operation of API.md: (method, path, request body?, success status).
 CONTRACT = [
@@ -41,6 +42,14 @@ CONTRACT = [
     ("get", "/api/matches/{id}/history/", False, "200"),
     ("post", "/api/matches/{id}/rematch/", True, "201"),
     ("get", "/api/nights/{id}/", False, "200"),
+    ("post", "/api/tournaments/", True, "201"),
+    ("get", "/api/tournaments/{id}/", False, "200"),
+    ("post", "/api/tournaments/{id}/rounds/", False, "201"),
+    ("post", "/api/tournaments/{id}/series/{series_id}/walkover/", True, "200"),
+    ("post", "/api/tournaments/{id}/negra/", True, "201"),
+    ("post", "/api/tournaments/{id}/end/", False, "200"),
+    ("get", "/api/tournaments/watch/{watch_token}/", False, "200"),
+    ("get", "/api/tables/{table_token}/", False, "200"),
 ]
 
 
@@ -126,19 +135,35 @@ def table(match, ana, ze):
     return match, note
 
 
+@pytest.fixture
+def tournament(ana):
+    tournament = tournament_of(ana, pairs=4, tables=2)
+    tournament.start_round(ana)
+    return tournament
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("person", ["host", "member", "anonymous"])
 @schema.parametrize()
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_fuzzing_finds_no_server_error_and_no_answer_outside_the_schema(
-    case, person, table, same_connection, ana, ze
+    case, person, table, tournament, same_connection, ana, ze
 ):
     match, note = table
-    # Point most cases at the real match, note and night, so they get past 404.
+    tournaments = case.path.startswith("/api/tournaments/")
+    # Point most cases at the real match, note, night and tournament, so they get past 404.
     real = {
-        "id": match.night_id if case.path.startswith("/api/nights/") else match.pk,
+        "id": (
+            match.night_id
+            if case.path.startswith("/api/nights/")
+            else tournament.pk
+            if tournaments
+            else match.pk
+        ),
+        "series_id": tournament.progress().rounds[0].series[0].id,
+        "table_token": tournament.tables.first().token,
         "note_id": note.pk,
-        "watch_token": match.watch_token,
+        "watch_token": tournament.watch_token if tournaments else match.watch_token,
         "number": 1,
         "seat": "b1",
         "request_id": SeatRequest.objects.create(
