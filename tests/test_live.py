@@ -249,6 +249,44 @@ def test_the_watch_links_stream_follows_the_night_to_its_next_rubber(instances, 
         assert stream.next_named("change", timeout=2)[1]["rubber"] == body["id"]
 
 
+def test_the_projectors_stream_hears_each_round_and_every_table(instances, match, tokens):
+    one, other = instances
+    body = {"name": "Torneio", "pairs": [["Ana", "Rui"], ["Zé", "Maria"], ["Inês", "Tiago"],
+            ["Bia", "Duarte"]], "tables": 2, "mocas_to_win": 1}  # fmt: skip
+    status, tournament = request(one, "POST", "/api/tournaments/", body, token=tokens["ana"])
+    assert status == 201, tournament
+    path = f"/api/tournaments/watch/{tournament['watch_token']}/events/"
+    with (
+        Stream(other, path) as projector,
+        Stream(other, f"/api/tournaments/{tournament['id']}/events/", token=tokens["ana"]) as own,
+    ):
+        assert projector.next()[0] == "ping" and own.next()[0] == "ping"
+        status, drawn = request(
+            one, "POST", f"/api/tournaments/{tournament['id']}/rounds/", {}, token=tokens["ana"]
+        )
+        assert status == 201, drawn
+        assert projector.next_named("change", timeout=2) and own.next_named("change", timeout=2)
+        rubber = drawn["rounds"][0]["series"][1]["current_match"]
+        tapped = time.monotonic()
+        status, sheet = request(
+            one, "POST", f"/api/matches/{rubber}/entries/",
+            {"deal": 1, "side": "b", "games": 2}, token=tokens["ana"],
+        )  # fmt: skip
+        assert status == 201, sheet
+        _name, data, _id = projector.next_named("change", timeout=2)
+        print(
+            f"\na tap at table 2 → the projector's stream: {(time.monotonic() - tapped) * 1000:.0f} ms"
+        )
+        status, now = request(
+            one, "GET", f"/api/tournaments/{tournament['id']}/", token=tokens["ana"]
+        )
+        assert data["version"] == now["version"]
+    with Stream(
+        other, f"/api/tournaments/{tournament['id']}/events/", token=tokens["ze"]
+    ) as not_his:
+        assert not_his.status == 404
+
+
 # A server that slow clients don't hold up ----------------------------------------------
 
 
