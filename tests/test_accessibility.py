@@ -24,6 +24,7 @@ from matches.models import Match, User
 
 from .conftest import SEAT_NAMES
 from .nights import play
+from .tournaments import tournament_of, win_rubber
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +106,14 @@ def tables(match, ana, rui, ze, maria):
     ended = start()
     play(ended, ana, ("b", 2))
     ended.end(ana)
+    tournament = tournament_of(ana, pairs=6, tables=2)
+    tournament.start_round(ana)
+    win_rubber(tournament.progress().rounds[0].series[0].current_match, "a")
+    registering = tournament_of(ana, pairs=4, tables=3)
     return {
+        "tournament": tournament,
+        "registering": registering,
+        "free_table": registering.tables.first(),
         "match": match,
         "tie": tie,
         "won": won,
@@ -224,6 +232,14 @@ PAGES = [
     ("standings", "ana", visit("/standings/")),
     ("standings, errors", "ana", visit("/standings/?until=later")),
     ("sheet in play, member", "ze", visit("/matches/{match}/")),
+    ("tournaments", "ana", visit("/tournaments/")),
+    ("new tournament", "ana", visit("/tournaments/new/")),
+    ("new tournament, errors", "ana", sent("/tournaments/new/", {"name": "", "pairs": "Ana"})),
+    ("tournament, registering", "ana", visit("/tournaments/{registering}/")),
+    ("tournament in play", "ana", visit("/tournaments/{tournament}/")),
+    ("tables' QR codes", "ana", visit("/tournaments/{tournament}/tables/")),
+    ("projector", None, visit("/tournaments/watch/{tournament.watch_token}/")),
+    ("table waiting", None, visit("/tables/{free_table.token}/")),
 ]
 
 

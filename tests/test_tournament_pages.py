@@ -163,7 +163,12 @@ def test_a_table_link_leads_to_the_join_page_of_its_rubber_in_play(client, ana):
     first, second = tournament.tables.all()
     waiting = client.get(reverse("table", args=[second.token]))
     assert waiting.status_code == 200 and "No rubber is being played" in waiting.content.decode()
+    # the waiting page asks again when told of a change: nothing yet, then the rubber
+    asked = client.get(reverse("table", args=[first.token]), HTTP_HX_REQUEST="true")
+    assert asked.status_code == 200 and asked.content == b""
     tournament.start_round(ana)
+    asked = client.get(reverse("table", args=[first.token]), HTTP_HX_REQUEST="true")
+    assert asked["HX-Redirect"] == reverse("join", args=[first.night.join_token])
     response = client.get(reverse("table", args=[first.token]))
     assert response.status_code == 302
     assert response["Location"] == reverse("join", args=[first.night.join_token])

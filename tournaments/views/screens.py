@@ -5,8 +5,8 @@ from functools import lru_cache
 
 import segno
 from django.conf import settings
-from django.http import Http404
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from matches import conditional, limits, links
 from matches.models import Match
-from matches.views.answers import not_found, too_many
+from matches.views.answers import go, not_found, too_many
 
 from .. import board as boards
 from ..models import Table, Tournament, tournament_link_gone
@@ -77,12 +77,16 @@ def table(request, token):
         return not_found(request, tournament_link_gone())
     in_play = Match.objects.filter(night=table.night, status=Match.IN_PLAY).exists()
     if in_play:
-        return redirect("join", token=table.night.join_token)
-    return render(
-        request,
-        "tournaments/waiting.html",
-        {"table": table, "tournament": table.tournament},
-    )
+        return go(request, reverse("join", args=[table.night.join_token]))
+    if request.htmx:
+        return HttpResponse()  # still waiting: nothing to swap
+    context = {
+        "table": table,
+        "tournament": table.tournament,
+        "poll_ms": settings.SHEET_POLL_MS,
+        "heartbeat_ms": settings.LIVE_HEARTBEAT_MS,
+    }
+    return render(request, "tournaments/waiting.html", context)
 
 
 @lru_cache(maxsize=256)
