@@ -13,12 +13,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from .. import posted, rules, values
 from ..models import Match, explain
 from ..sheet import read
 from .answers import alert, bad_form, go, refused
-from .sheet import match_for, page_context, sheet_context, with_etag
+from .sheet import match_for, page_context, rubber_to_follow, sheet_context, with_etag
 
 
 def sheet_fragment(request, sheet, *, notice=None, answer_in="#messages", **extra):
@@ -53,6 +54,11 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
                 messages.success(request, notice)
             return redirect("match", pk=pk)
         changed = changed or read(Match.objects.for_sheet().get(pk=pk), request.user)
+        # The change started the next rubber (a club's series plays on by itself): the
+        # phone goes there, as its poll would take it.
+        following = rubber_to_follow(request, changed) if changed.next else None
+        if following is not None:
+            return HttpResponseClientRedirect(reverse("match", args=[following]))
         return sheet_fragment(request, changed, notice=notice or "", answer_in=answer_in, **extra)
 
 

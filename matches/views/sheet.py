@@ -158,7 +158,7 @@ def sheet(request, pk):
     if kept is not None:
         return conditional.validators(kept, conditional.etag(version, viewer))
     sheet = read(match_for(request, pk, sheet=True), request.user)
-    following = _rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
+    following = rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
     if following is not None:
         # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
         # match #queue names, read once as the page loads, and the service worker
@@ -172,7 +172,7 @@ def sheet(request, pk):
     return with_etag(response, context)
 
 
-def _rubber_to_follow(request, sheet):
+def rubber_to_follow(request, sheet):
     """Where a phone whose rubber has a next goes by itself: the newest rubber of the
     night it may see (a phone asleep through two rematches goes to the last); None if
     that is this one, and it keeps the old sheet with its message."""
