@@ -238,6 +238,7 @@ PAGES = [
     ("tournament, registering", "ana", visit("/tournaments/{registering}/")),
     ("tournament in play", "ana", visit("/tournaments/{tournament}/")),
     ("tables' QR codes", "ana", visit("/tournaments/{tournament}/tables/")),
+    ("tournament's results", "ana", visit("/tournaments/{tournament}/results/")),
     ("projector", None, visit("/tournaments/watch/{tournament.watch_token}/")),
     ("table waiting", None, visit("/tables/{free_table.token}/")),
 ]

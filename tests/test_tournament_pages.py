@@ -239,3 +239,16 @@ def test_every_rubber_is_in_its_players_history(client, ana):
     client.force_login(rui)
     assert str(match.pk) in client.get(reverse("history")).content.decode()
     assert PAIRS[0][0] in client.get(reverse("history")).content.decode()
+
+
+def test_every_rounds_results_on_a_page_of_their_own(client, ana):
+    tournament = tournament_of(ana, pairs=4, mocas_to_win=1)
+    tournament.start_round(ana)
+    play_round(tournament)
+    tournament.start_round(ana)
+    client.force_login(ana)
+    page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert reverse("tournament_results", args=[tournament.pk]) in page
+    results = client.get(reverse("tournament_results", args=[tournament.pk])).content.decode()
+    assert "Round 2" in results and "Round 1" in results and results.count("won by") == 0
+    assert results.count("finished") == 2

@@ -18,7 +18,7 @@ def test_a_round_puts_its_series_on_the_tables_and_the_rest_wait(ana):
     first = Match.objects.get(pk=series[0].current_match)
     assert first.host == ana
     names = {seat.position: seat.name for seat in first.seat_list()}
-    a, b = series[0].row.a, series[0].row.b
+    a, b = (tournament.pairs.get(pk=pk) for pk in (series[0].a, series[0].b))
     assert names == {"a1": a.first, "a2": a.second, "b1": b.first, "b2": b.second}
 
 
@@ -51,7 +51,7 @@ def test_a_decided_series_hands_its_table_to_the_next_waiting_series(ana):
     tournament = tournament_of(ana, pairs=6, tables=2, mocas_to_win=2)
     tournament.start_round(ana)
     first, _, waiting = tournament.progress().rounds[0].series
-    last = win_series(tournament, first.id, first.row.a.first)
+    last = win_series(tournament, first.id, tournament.pairs.get(pk=first.a).first)
     assert last.winner == first.a and last.mocas == {"a": 2, "b": 0}
     now = tournament.progress().series_by_id(waiting.id)
     assert now.table == 1 and now.current_match is not None

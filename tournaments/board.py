@@ -180,7 +180,7 @@ def read(tournament) -> Board:
         lines = [
             SeriesLine(
                 id=state.id,
-                number=state.row.number,
+                number=state.number,
                 a=state.a,
                 b=state.b,
                 a_name=names[state.a],

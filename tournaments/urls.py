@@ -23,6 +23,7 @@ urlpatterns = [
     path("tournaments/<id:pk>/negra/", organising.negra, name="negra"),
     path("tournaments/<id:pk>/end/", organising.end, name="end_tournament"),
     path("tournaments/<id:pk>/tables/", screens.table_cards, name="table_cards"),
+    path("tournaments/<id:pk>/results/", afterwards.results, name="tournament_results"),
     path(
         "tournaments/<id:pk>/results.csv",
         afterwards.tournament_export,

@@ -19,7 +19,12 @@ from .rows import Negra, Round, Rubber, Series, Table
 
 @dataclass
 class SeriesState:
-    row: Series
+    id: int
+    number: int
+    a: int  # the pairs' ids: a is listed first, and sits on side a
+    b: int
+    table: int | None  # its number, while on one
+    walkover_winner: int | None
     round: int
     phase: str
     mocas: dict = field(default_factory=lambda: {"a": 0, "b": 0})
@@ -29,24 +34,8 @@ class SeriesState:
     winner: int | None = None  # a pair's id once the series is decided
 
     @property
-    def id(self):
-        return self.row.pk
-
-    @property
-    def a(self):
-        return self.row.a_id
-
-    @property
-    def b(self):
-        return self.row.b_id
-
-    @property
-    def table(self):
-        return self.row.table.number if self.row.table_id else None
-
-    @property
     def walkover(self) -> bool:
-        return self.row.walkover_winner_id is not None
+        return self.walkover_winner is not None
 
     @property
     def decided(self) -> bool:
@@ -54,7 +43,7 @@ class SeriesState:
 
     @property
     def waiting(self) -> bool:
-        return self.row.table_id is None and not self.decided
+        return self.table is None and not self.decided
 
     def side_of(self, pair_id) -> str:
         return "a" if pair_id == self.a else "b"
@@ -141,8 +130,9 @@ def progress(tournament, *, rng=None) -> Progress:
     """Where ``tournament`` stands now (seven queries)."""
     pairs = list(tournament.pairs.all())
     rounds = list(tournament.rounds.prefetch_related("byes"))
-    series_rows = list(
-        Series.objects.filter(round__tournament=tournament).select_related("table", "a", "b")
+    # Plain values, not rows: a whole night is thousands of series.
+    series_rows = Series.objects.filter(round__tournament=tournament).values_list(
+        "pk", "number", "a", "b", "table__number", "walkover_winner", "round"
     )
     rubbers = (
         Rubber.objects.filter(series__round__tournament=tournament)
@@ -171,10 +161,10 @@ def progress(tournament, *, rng=None) -> Progress:
         round.pk: RoundState(round, [pair.pk for pair in round.byes.all()], []) for round in rounds
     }
     states = {}
-    for row in series_rows:
-        round = by_round[row.round_id]
-        state = SeriesState(row, round.number, round.phase)
-        states[row.pk] = state
+    for pk, number, a, b, table, walkover_winner, round_id in series_rows:
+        round = by_round[round_id]
+        state = SeriesState(pk, number, a, b, table, walkover_winner, round.number, round.phase)
+        states[pk] = state
         round.series.append(state)
     for series_id, match_id, status, winner, games_a, games_b in rubbers:
         state = states[series_id]
@@ -187,15 +177,15 @@ def progress(tournament, *, rng=None) -> Progress:
             state.games["b"] += games_b
     for state in states.values():
         if state.walkover:
-            winner = state.side_of(state.row.walkover_winner_id)
+            winner = state.side_of(state.walkover_winner)
             state.mocas = {"a": 0, "b": 0, winner: target}
             state.games = {"a": 0, "b": 0}
-            state.winner = state.row.walkover_winner_id
+            state.winner = state.walkover_winner
             state.current_match = None
         elif max(state.mocas.values()) >= target:
             state.winner = state.a if state.mocas["a"] >= target else state.b
     for round in by_round.values():
-        round.series.sort(key=lambda state: state.row.number)
+        round.series.sort(key=lambda state: state.number)
 
     negra_states = [
         NegraState(

@@ -6,6 +6,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
@@ -39,3 +40,11 @@ def tournament_export(request, pk, part, format):
         f'attachment; filename="{_filename(tournament, part, format)}"'
     )
     return response
+
+
+@login_required
+@require_GET
+def results(request, pk):
+    """Every round's series and how each went, newest first, and the negras."""
+    board = boards.read(organised(request, pk))
+    return render(request, "tournaments/results.html", {"board": board})
