@@ -112,8 +112,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "matches",
+    # Before matches: its seed_demo extends the one of matches with tournaments.
     "tournaments",
+    "matches",
 ]
 
 MIDDLEWARE = [

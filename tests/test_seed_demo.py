@@ -1,11 +1,13 @@
 """manage.py seed_demo: a demo night with every kind of rubber, replaced on a re-run."""
 
+import re
 from io import StringIO
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 from matches.models import Event, Match, Night, User
+from tournaments.models import Tournament
 
 
 def seed(*args):
@@ -16,7 +18,7 @@ def seed(*args):
 
 def test_demo_night_holds_ties_a_bandeira_a_shutout_an_early_end_and_swapped_partners(db):
     seed("--password", "demo-pass-123")
-    night = Night.objects.get()
+    night = Night.objects.get(name="Demo night")
     assert (night.name, night.place) == ("Demo night", "Café Central")
     rubbers = night.rubbers()
     assert [(m.status, m.games_a, m.games_b, m.marks) for m in rubbers] == [
@@ -46,5 +48,24 @@ def test_running_it_again_replaces_its_own_night_only(db, ana):
 
 def test_the_password_is_printed_when_none_is_given(db):
     out = seed()
-    password = out.rsplit(" ", 1)[-1].strip()
+    password = re.search(r"with the password (\S+)", out)[1]
     assert authenticate(username="demo-ana", password=password) is not None
+
+
+def test_demo_tournaments_one_finished_with_its_champion_one_in_play(db):
+    out = seed()
+    finished, in_play = (
+        Tournament.objects.get(name=name)
+        for name in ("Demo tournament (finished)", "Demo tournament (in play)")
+    )
+    done = finished.progress()
+    assert done.finished and done.champion == finished.pairs.get(first="Beatriz").pk
+    assert [standing.rank for standing in done.standings] == list(range(1, 9))
+    assert len(done.rounds) == 9  # seven of the round robin, the semi-finals and the final
+    playing = in_play.progress()
+    assert playing.status == "in_play" and len(playing.rounds) == 2
+    assert any(series.current_match for series in playing.rounds[-1].series)
+    assert f"/tournaments/{in_play.pk}/" in out
+    seed()  # again: replaced, with their tables' nights
+    assert Tournament.objects.count() == 2
+    assert Night.objects.exclude(name="Demo night").count() == 6
