@@ -263,7 +263,7 @@ class Tournament(models.Model):
         """The organiser draws the next round: its series, on the tables in order (the
         rest wait for a free table), each on a table with its first rubber started."""
         with transaction.atomic():
-            self.lock()
+            self._lock_tables()
             self.require_organiser(by, _("start a round"))
             now = progress(self)
             if now.blocked == "unfinished":
@@ -299,6 +299,16 @@ class Tournament(models.Model):
                     self._first_rubber(series, series.table)
             self.changed()
         return round
+
+    def _lock_tables(self) -> None:
+        """Lock the last rubber of every table, then the tournament: the order of a
+        change at a table (its rubber, then, as it finishes, the tournament), so that a
+        round drawn while a table corrects its last rubber waits rather than deadlocks."""
+        last = Match.objects.filter(
+            night__in=Table.objects.filter(tournament=self).values("night"), following=None
+        )
+        list(last.select_for_update(of=("self",)).values_list("pk", flat=True))
+        self.lock()
 
     def _first_rubber(self, series, table, *, after=None) -> Match:
         """Series ``series`` begins on ``table``: its first rubber, after the last one
@@ -380,7 +390,7 @@ class Tournament(models.Model):
         """The organiser has two pairs that share a rank play a deciding rubber, once the
         round robin's rounds are all finished, on the first free table."""
         with transaction.atomic():
-            self.lock()
+            self._lock_tables()
             self.require_organiser(by, _("record a negra"))
             ids = list(pair_ids) if isinstance(pair_ids, list | tuple) else []
             pairs = {pair.pk: pair for pair in self.pairs.filter(pk__in=ids)}
