@@ -210,7 +210,10 @@ class Hub:
                 listener.heard(version)
         for night, version in nights.items():
             for listener in self.listeners.get(night_topic(night), ()):
-                if listener.version is None or version > listener.version:
+                # A stream of several topics (a tournament's, of many nights) counts its
+                # own version: it reads it again, and says nothing unless it moved.
+                many = len(listener.topics) > 1
+                if many or listener.version is None or version > listener.version:
                     listener.heard(check=True)
 
     async def _resync_forever(self):

@@ -125,6 +125,18 @@ def test_a_resync_wakes_only_the_streams_that_are_behind():
 # The view in this process: refusals as the API's, and 204 without a streaming server -
 
 
+def test_a_resync_has_a_stream_of_several_nights_read_its_own_version():
+    hub = live.Hub()
+
+    async def scene():
+        tournament = hub.subscribe(("tournament", 1), live.night_topic(8), live.night_topic(9))
+        tournament.know(40)  # its own version: more than any one night's
+        hub.catch_up({}, {8: 12})
+        assert await tournament.wait(1) and tournament.take_check()
+
+    run(scene)
+
+
 def test_a_server_that_cannot_hold_a_stream_open_answers_204(api_as, match, rui):
     for path in (f"/api/matches/{match.pk}/events/", f"/api/nights/{match.night_id}/events/"):
         assert api_as(rui).get(path).status_code == 204
