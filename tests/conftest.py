@@ -73,6 +73,23 @@ def phone(new_context, app):
     assert not twice, twice
 
 
+@pytest.fixture
+def table(phone, app):
+    """Open a 360×640 phone (or a ``width``×``height`` screen) in European Portuguese,
+    signed in as ``user`` (or nobody), at ``path``."""
+
+    def open_page(path, user=None, width=360, height=640, **options):
+        page = phone(user, **options)
+        page.set_viewport_size({"width": width, "height": height})
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pt-pt", "url": app.url}]
+        )
+        page.goto(f"{app.url}{path}")
+        return page
+
+    return open_page
+
+
 def session_cookie(user, url):
     """The cookie of a session signed in as ``user``, for a browser on ``url``."""
     client = Client()

@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from matches.models import Match, User
@@ -24,23 +23,6 @@ FOLLOW = 4_000
 def shoot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{name}.png")
-
-
-@pytest.fixture
-def table(phone, app):
-    """Open a 360×640 phone (or a ``width``×``height`` screen) in European Portuguese,
-    signed in as ``user`` (or nobody), at ``path``."""
-
-    def open_page(path, user=None, width=360, height=640, **options):
-        page = phone(user, **options)
-        page.set_viewport_size({"width": width, "height": height})
-        page.context.add_cookies(
-            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pt-pt", "url": app.url}]
-        )
-        page.goto(f"{app.url}{path}")
-        return page
-
-    return open_page
 
 
 def tap(page, side, games):

@@ -10,7 +10,6 @@ without a reload. Screenshots go to artifacts/.
 import re
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from matches.models import Match
@@ -22,22 +21,6 @@ from .test_browser_a_night import shoot, tap
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-
-
-@pytest.fixture
-def room(phone, app, ana):
-    """Screens in European Portuguese: ``open(path, user, width, height)``."""
-
-    def open_screen(path, user=None, width=360, height=640, **options):
-        page = phone(user, **options)
-        page.set_viewport_size({"width": width, "height": height})
-        page.context.add_cookies(
-            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pt-pt", "url": app.url}]
-        )
-        page.goto(f"{app.url}{path}")
-        return page
-
-    return open_screen
 
 
 def play_series_at(phone, table_url, first_name):
@@ -59,15 +42,15 @@ def play_series_at(phone, table_url, first_name):
     expect(phone.locator(".banner")).to_contain_text("4 a 0", timeout=FOLLOW)
 
 
-def test_a_small_tournament_is_played_to_its_champion(room, app, ana):
+def test_a_small_tournament_is_played_to_its_champion(table, app, ana):
     tournament = Tournament.objects.open(
         ana, name="Torneio de Natal", pairs=PAIRS[:6], tables=2, mocas_to_win=2
     )
-    organiser = room(f"/tournaments/{tournament.pk}/", ana)
-    projector = room(f"/tournaments/watch/{tournament.watch_token}/", width=1920, height=1080)
+    organiser = table(f"/tournaments/{tournament.pk}/", ana)
+    projector = table(f"/tournaments/watch/{tournament.watch_token}/", width=1920, height=1080)
     expect(projector.get_by_role("heading", name="Torneio de Natal")).to_be_visible()
-    tables = {table.number: f"{app.url}/tables/{table.token}/" for table in tournament.tables.all()}
-    at_table = {number: room("/") for number in tables}  # nobody signed in: guests at the table
+    tables = {t.number: f"{app.url}/tables/{t.token}/" for t in tournament.tables.all()}
+    at_table = {number: table("/") for number in tables}  # nobody signed in: guests at the table
     # Before the first round, a table's link says it waits.
     at_table[1].goto(tables[1])
     expect(at_table[1].locator("main")).to_contain_text("nenhuma partida")

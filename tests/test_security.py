@@ -13,9 +13,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.middleware import CONTENT_SECURITY_POLICY
-from matches.models import Match, Night, User
+from matches.models import Match, User
 
 from .pages import HTMX, browser, shown, text
+from .tournaments import tournament_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -380,13 +381,16 @@ def routes(patterns=None, prefix=""):
             yield route
 
 
-def fill(route, match, note, asked):
-    """A route with every id naming the match (or its night, its note, or a request
-    for one of its seats), and seat b1 where a route names a seat."""
+def fill(route, match, note, asked, tournament):
+    """A route with every id naming the match (or its night, its note, a request for one
+    of its seats, or the tournament and one of its series), and seat b1 where a route
+    names a seat."""
     night = "night" in route
+    own = tournament.pk if "tournament" in route else match.night_id if night else match.pk
     values = {
-        "pk": match.night_id if night else match.pk,
-        "id": match.night_id if night else match.pk,
+        "pk": own,
+        "id": own,
+        "series_id": tournament.progress().rounds[0].series[0].id,
         "number": 1,
         "note_id": note.pk,
         "request_id": asked.pk,
@@ -407,16 +411,19 @@ def secrets_of(match, rui):
     note = match.add_note(rui, side="b", text="Maria revoked")
     # Someone on a new browser asks for Zé's seat back: a request the outsider must not see.
     asked = match.ask_for_seat(User.create_guest("Tó"), token=match.join_token, position="b1")
-    return match, note, asked
+    # And Ana's tournament, whose pairs bear the same names.
+    tournament = tournament_of(match.host, pairs=4)
+    tournament.start_round(match.host)
+    return match, note, asked, tournament
 
 
 def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_of, olga):
-    match, note, asked = secrets_of
+    match, note, asked, tournament = secrets_of
     checked = []
     for route in routes():
         if "token>" in route:
             continue  # capability links: a wrong token is the outsider's case, below
-        path = fill(route, match, note, asked)
+        path = fill(route, match, note, asked, tournament)
         assert "<" not in path, route
         # Reading, Olga hears "no such match" (or that the method is wrong, which the
         # route alone tells); anonymous, she may be asked to sign in first. Writing is
@@ -433,11 +440,14 @@ def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_
                 if response.status_code == 302:
                     assert response["Location"].startswith("/accounts/login/"), path
                 body = shown(response)
-                for secret in (*NAMES, match.join_token, match.watch_token, "revoked"):
+                tokens = (match.join_token, match.watch_token, tournament.watch_token)
+                for secret in (*NAMES, *tokens, "revoked"):
                     assert secret not in body, (method, path, secret)
                 checked.append(path)
     assert {f"/matches/{match.pk}/", f"/api/matches/{match.pk}/"} <= set(checked)
+    assert {f"/tournaments/{tournament.pk}/", f"/api/tournaments/{tournament.pk}/"} <= set(checked)
     assert Match.objects.get(pk=match.pk).version == match.version
+    assert tournament.rounds.count() == 1 and not tournament.progress().finished
 
 
 def test_a_wrong_token_shows_nothing(secrets_of, olga):
@@ -461,6 +471,6 @@ def test_a_wrong_token_shows_nothing(secrets_of, olga):
 def test_an_outsiders_match_list_and_nights_hold_nothing_of_others(secrets_of, api_as, olga):
     client = api_as(olga)
     assert client.get("/api/matches/").json()["count"] == 0
-    night = Night.objects.get()
-    assert client.get(f"/api/nights/{night.pk}/").status_code == 404
+    match = secrets_of[0]
+    assert client.get(f"/api/nights/{match.night_id}/").status_code == 404
     assert "Maria" not in shown(browser(olga).get("/"))

@@ -99,13 +99,17 @@ def tournament(request, pk):
 def board(request, pk):
     """The organiser's board alone, as the page's poll brings it in (304 unchanged)."""
     tournament = organised(request, pk)
-    tag = conditional.etag(boards.version(tournament.pk), conditional.HOST)
+    return board_fragment(request, tournament, "tournaments/tournament.html#board", page_context)
+
+
+def board_fragment(request, tournament, template, context_of, viewer=conditional.HOST):
+    """A screen's board as its poll asks for it: 304 while the tournament's version is
+    the one the screen shows (two queries), else ``template`` with ``context_of``'s."""
+    tag = conditional.etag(boards.version(tournament.pk), viewer)
     unchanged = conditional.not_modified(request, tag)
     if unchanged is not None:
         return unchanged
-    response = render(
-        request, "tournaments/tournament.html#board", page_context(request, tournament)
-    )
+    response = render(request, template, context_of(request, tournament))
     return conditional.validators(response, tag)
 
 

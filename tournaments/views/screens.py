@@ -18,7 +18,7 @@ from matches.views.answers import go, not_found, too_many
 
 from .. import board as boards
 from ..models import Table, Tournament, tournament_link_gone
-from .organising import organised
+from .organising import board_fragment, organised
 
 
 def _watched(token) -> Tournament:
@@ -55,15 +55,9 @@ def watch(request, token):
 @limits.guarded(too_many)
 @require_GET
 def watch_board(request, token):
-    tournament = _watched(token)
-    tag = conditional.etag(boards.version(tournament.pk), "watch")
-    unchanged = conditional.not_modified(request, tag)
-    if unchanged is not None:
-        return unchanged
-    response = render(
-        request, "tournaments/watch.html#board", projector_context(request, tournament)
+    return board_fragment(
+        request, _watched(token), "tournaments/watch.html#board", projector_context, "watch"
     )
-    return conditional.validators(response, tag)
 
 
 @limits.guarded(too_many)
