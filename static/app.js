@@ -62,6 +62,66 @@
     source.addEventListener("change", heard);
   });
 
+  // The version a "change" tells of, and the one the screen shows; null on a watch
+  // screen, whose stream counts the night's versions, not its sheet's (it always asks).
+  function shown() {
+    return document.getElementById("sheet") || document.getElementById("board");
+  }
+
+  function toldOf(triggering) {
+    var screen = shown();
+    var message = triggering.detail;
+    if (!screen || "watching" in screen.dataset || !message || typeof message.data !== "string") {
+      return null;
+    }
+    try {
+      var told = JSON.parse(message.data).version;
+      return typeof told === "number" ? told : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function showing() {
+    var screen = shown();
+    return screen ? parseInt(screen.dataset.version, 10) : NaN;
+  }
+
+  // An action of this screen under way (a tap, a correction): a change the stream tells
+  // of meanwhile is most likely that action's own, which its answer brings. The poll
+  // waits for the answer, then asks only if the screen is still behind what it was told.
+  var acting = 0;
+  var toldMeanwhile = null;
+
+  function isAction(detail) {
+    var config = detail.requestConfig;
+    return !isPoll(detail) && Boolean(config) && config.verb !== "get";
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isAction(event.detail)) {
+      acting += 1;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isAction(event.detail)) {
+      return;
+    }
+    acting = Math.max(0, acting - 1);
+    if (acting || toldMeanwhile === null) {
+      return;
+    }
+    var told = toldMeanwhile;
+    toldMeanwhile = null;
+    setTimeout(function () { // once the answer is in place
+      var poll = document.querySelector("[data-poll]");
+      if (poll && !(told <= showing())) {
+        window.htmx.trigger(poll, "sse:change", { data: JSON.stringify({ version: told }) });
+      }
+    }, 0);
+  });
+
   function streaming() {
     var holder = document.querySelector("[sse-connect]");
     var beat = holder ? parseInt(holder.dataset.heartbeat, 10) : 0;
@@ -77,6 +137,16 @@
     // change, the screen is behind until a poll brings it in: the clock brings it once
     // the player is done, or the network is back (offline.js holds polls till then).
     if (event.detail.triggeringEvent) {
+      var told = toldOf(event.detail.triggeringEvent);
+      if (told !== null && told <= showing()) {
+        event.preventDefault(); // this screen's own change, which its answer brought
+        return;
+      }
+      if (told !== null && acting) {
+        event.preventDefault(); // asked once the action's answer is in, if still behind
+        toldMeanwhile = Math.max(toldMeanwhile || 0, told);
+        return;
+      }
       behind = true;
     }
     var sheet = document.getElementById("sheet");
