@@ -109,7 +109,7 @@ async def enter(port, table, connections, rng, problem, sent=None):
     """One phone of the side whose turn it is enters 0 games: ties, 0 for side a, then 0
     for side b. A deal a minute, so a table reaches the sheet's most deals
     (rules.MAX_DEALS, 99) only after some 100 minutes. (status or None, seconds, the
-    phone, the match as answered or None); ``sent(began)`` is told when it leaves. After
+    phone, the match as answered or None); ``sent(began, phone)`` is told when it leaves. After
     a refusal or no answer, the table's step is read again."""
     side = "ab"[table.step % 2]
     phone = rng.choice([phone for phone in table.phones if phone.side == side])
@@ -125,7 +125,7 @@ async def enter(port, table, connections, rng, problem, sent=None):
     async with connection.lock:
         began = time.perf_counter()
         if sent is not None:
-            sent(began)
+            sent(began, phone)
         try:
             status, _headers, answer = await connection.request("POST", path, headers, body)
         except Failed as failure:
