@@ -1,10 +1,11 @@
-"""The sheet fragment, rendered once for each version and each viewer and served from
-memory to every request that asks for it again: a phone's fetch after the stream told
-of a change, the same person's second phone, every watch screen of a link.
+"""The sheet fragment, rendered once for each version and each point of view and served
+from memory to every request that asks for it again: the phones of one side after the
+stream told of a change, the same person's second phone, every watch screen of a link.
 
-A fragment differs by who looks (Nós is whoever looks, the host's extras, whose entry
-an undo takes back: a person; or anyone, on a watch link) and by language, and by the
-request only in its CSRF token, which goes in a hole filled for each request. A
+A fragment differs by its point of view (Nós is the viewer's side; the host's extras;
+the undo its author sees; the withdraw button on one's own notes: ``point_of_view``) or
+is anyone's, on a watch link; and by language; and by the request only in its CSRF token
+and its ETag (which names the person), which go in holes filled for each request. A
 version never changes once written, so a fragment kept under its version is never
 stale: the next change is a new key. Kept in this process ("sheets", in memory: see
 settings.CACHES), since rendering one costs less than fetching it from elsewhere.
@@ -14,9 +15,11 @@ from django.core.cache import caches
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.utils.html import escape
 from django.utils.translation import get_language
 
 CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
+ETAG_HOLE = "\x00etag\x00"
 
 
 def key(kind, *parts) -> str:
@@ -25,13 +28,53 @@ def key(kind, *parts) -> str:
     return ":".join(["fragment", kind, *map(str, parts), get_language()])
 
 
-def kept(request, name) -> HttpResponse | None:
-    """The fragment kept under ``name``, for this request; None if there is none, or if
-    the request has messages waiting that a fresh render would show."""
+# Points of view ------------------------------------------------------------------
+
+
+def viewers(match, sheet) -> dict:
+    """Who sees what of this version of ``match`` (read with ``for_sheet``; ``sheet``
+    its reading by a member or its host): the host, each seated person's side, the
+    author of the entry an undo would take back, the authors of the notes standing.
+    Enough to say anyone's point of view at this version without reading it again."""
+    return {
+        "host": match.host_id,
+        "seats": {seat.user_id: seat.side for seat in match.seats.all() if seat.user_id},
+        "latest": sheet.latest_by,
+        "authors": sorted({note.author_id for note in match.notes.all() if not note.withdrawn}),
+    }
+
+
+def remember_viewers(pk, version, seen) -> None:
+    caches["sheets"].set(key("viewers", pk, version), seen)
+
+
+def viewers_of(pk, version) -> dict | None:
+    return caches["sheets"].get(key("viewers", pk, version))
+
+
+def point_of_view(seen, user_id) -> str | None:
+    """What ``user_id`` sees of the sheet ``seen`` describes, as a key: their side (or
+    none), whether they host, whether the undo is theirs, and, for the author of a
+    note standing (who may withdraw it), the person. None for someone who may not see it:
+    no fragment of it is theirs. Two people with one point of view see the same fragment."""
+    side = seen["seats"].get(user_id)
+    hosting = user_id == seen["host"]
+    if side is None and not hosting:
+        return None
+    view = f"{side or '-'}{'h' if hosting else ''}{'u' if user_id == seen['latest'] else ''}"
+    return f"{view}n{user_id}" if user_id in seen["authors"] else view
+
+
+# Keeping and serving ----------------------------------------------------------------
+
+
+def kept(request, name, etag=None) -> HttpResponse | None:
+    """The fragment kept under ``name``, for this request (with ``etag`` in it); None if
+    there is none, or if the request has messages waiting that a fresh render would show."""
     if _messages_waiting(request):
         return None
     html = caches["sheets"].get(name)
-    return None if html is None else HttpResponse(_filled(html, request))
+    return None if html is None else HttpResponse(_filled(html, request, etag))
 
 
 def rendered(request, name, template, context, *, keep=True) -> HttpResponse:
@@ -39,15 +82,19 @@ def rendered(request, name, template, context, *, keep=True) -> HttpResponse:
     for the next request that asks for it."""
     if not keep or _messages_waiting(request):
         return render(request, template, context)
-    response = render(request, template, {**context, "csrf_token": CSRF_HOLE, "messages": ()})
+    holes = {"csrf_token": CSRF_HOLE, "etag": ETAG_HOLE, "messages": ()}
+    response = render(request, template, {**context, **holes})
     html = response.content.decode()
     caches["sheets"].set(name, html)
-    response.content = _filled(html, request)
+    response.content = _filled(html, request, context.get("etag"))
     return response
 
 
-def _filled(html, request) -> str:
-    return html.replace(CSRF_HOLE, get_token(request)) if CSRF_HOLE in html else html
+def _filled(html, request, etag) -> str:
+    if CSRF_HOLE in html:
+        html = html.replace(CSRF_HOLE, get_token(request))
+    # The ETag goes in an attribute, its quotes escaped as the template would have.
+    return html.replace(ETAG_HOLE, escape(etag or "")) if ETAG_HOLE in html else html
 
 
 def _messages_waiting(request) -> bool:

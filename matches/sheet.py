@@ -187,6 +187,9 @@ class Sheet:
     seat_requests: list[SeatAsked] = field(default_factory=list)  # for the host and members
     crosses_text: str = ""
     labels: dict[str, str] = field(default_factory=dict)
+    # Who made the entry an undo would take back (whoever looks: the author or the host
+    # see the undo): part of each viewer's point of view (``fragments``).
+    latest_by: int | None = None
 
     @property
     def acting(self) -> bool:
@@ -371,7 +374,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
 
     acting = not watching and (seat is not None or hosting)
     following = getattr(match, "following", None)
-    undo = None
+    undo = latest = None
     # Once the next rubber has started this one is closed: nothing in it is undone.
     if acting and match.status != Match.ENDED and following is None:
         latest = match.latest_entry()
@@ -452,4 +455,5 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         seat_requests=seat_requests,
         crosses_text=describe(sides, pending, marks),
         labels=labels,
+        latest_by=latest.by_id if latest is not None else None,
     )

@@ -1,6 +1,8 @@
-"""The sheet fragment rendered once a version and viewer (matches/fragments.py): asked
-for again, it comes from memory, with its own CSRF token; never another person's, never
-in another language, never over a message waiting to be shown."""
+"""The sheet fragment rendered once a version and point of view (matches/fragments.py):
+asked for again, by the same person or by another who sees the same (the two players
+of a side, say), it comes from memory, with its own CSRF token and ETag; never one that
+shows someone else's side, undo or notes, never in another language, never over a
+message waiting to be shown."""
 
 import re
 
@@ -49,6 +51,46 @@ def test_each_person_has_their_own_fragment(match, ana, ze, rui):
     seen_by_ze = text(fetched(theirs, theirs_url))
     assert "Nós: 0 games, Eles: 1 game." in seen_by_ze  # Ze's side is his Nós
     assert fetched(mine, mine_url)["ETag"] != fetched(theirs, theirs_url)["ETag"]
+
+
+def test_the_two_players_of_a_side_share_one_render_each_with_their_own_etag(match, ana, ze, maria):
+    zes, marias = browser(ze), browser(maria)
+    ze_url, _ = poll_of(zes, match)
+    maria_url, _ = poll_of(marias, match)
+    match.record(ana, deal=1, side="a", games=1)
+    first = fetched(zes, ze_url)
+    with CaptureQueriesContext(connection) as queries:
+        shared = fetched(marias, maria_url)
+    assert len(queries) == 3, [query["sql"] for query in queries]  # version, session, user
+    assert shared["ETag"] == f'"{match.version}-u{maria.pk}"' != first["ETag"]
+    assert f'data-etag="&quot;{match.version}-u{maria.pk}&quot;"' in text(shared)
+    assert TOKEN.findall(text(shared)) != TOKEN.findall(text(first))
+    assert "Nós: 0 games, Eles: 1 game." in text(shared)
+
+
+def test_the_undo_and_ones_own_notes_are_never_shared(match, ana, rui, ze, maria):
+    anas, ruis = browser(ana), browser(rui)
+    ana_url, _ = poll_of(anas, match)
+    rui_url, _ = poll_of(ruis, match)
+    match.record(rui, deal=1, side="a", games=1)
+    # Rui's fragment has his undo; Ana hosts, so hers has it too: each their own.
+    assert 'id="undo"' in text(fetched(ruis, rui_url))
+    assert 'id="undo"' in text(fetched(anas, ana_url))
+    zes, marias = browser(ze), browser(maria)
+    ze_url, _ = poll_of(zes, match)
+    maria_url, _ = poll_of(marias, match)
+    match.add_note(ze, side="a", deal=1, text="Rui revoked")
+    assert "Withdraw" in text(fetched(zes, ze_url))  # his own note
+    assert "Withdraw" not in text(fetched(marias, maria_url))  # not hers
+    assert 'id="undo"' not in text(fetched(marias, maria_url))
+
+
+def test_nobody_else_is_served_a_kept_fragment(match, ana, rui, olga):
+    client = browser(ana)
+    url, _ = poll_of(client, match)
+    match.record(rui, deal=1, side="a", games=1)
+    fetched(client, url)
+    assert browser(olga).get(url, HTTP_IF_NONE_MATCH='"0-x"', **HTMX).status_code == 404
 
 
 def test_a_fragment_kept_in_english_is_not_served_in_portuguese(match, ana, rui):

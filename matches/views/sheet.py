@@ -150,14 +150,19 @@ def sheet(request, pk):
     """The poll: 304 while the match's version is the one the page shows, else the
     fragment (as rendered for this person at this version, when it was: ``fragments``).
     Once the next rubber has started, the phone goes there by itself."""
-    # Kept only once rendered for this person at this version: they could see it then,
-    # and can now (who sits where is part of the version).
+    # Kept once rendered at this version for someone with the same point of view, which
+    # says whether this person may see it (who sits where is part of the version).
     viewer = conditional.person(request.user.pk)
     version = request.sheet_version  # read by _poll_etag, for the 304
-    kept = fragments.kept(request, fragments.key("sheet", pk, version, viewer))
-    if kept is not None:
-        return conditional.validators(kept, conditional.etag(version, viewer))
-    sheet = read(match_for(request, pk, sheet=True), request.user)
+    tag = conditional.etag(version, viewer)
+    seen = fragments.viewers_of(pk, version)
+    view = seen and fragments.point_of_view(seen, request.user.pk)
+    if view:
+        kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
+        if kept is not None:
+            return conditional.validators(kept, tag)
+    match = match_for(request, pk, sheet=True)
+    sheet = read(match, request.user)
     following = rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
     if following is not None:
         # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
@@ -165,8 +170,11 @@ def sheet(request, pk):
         # keeps the sheets of page loads for a phone gone offline.
         return HttpResponseClientRedirect(reverse("match", args=[following]))
     context = sheet_context(request, sheet)
+    seen = fragments.viewers(match, sheet)
+    fragments.remember_viewers(pk, sheet.version, seen)
+    view = fragments.point_of_view(seen, request.user.pk)
     # A rubber with a next is closed, and where its phones go depends on more than it.
-    name = fragments.key("sheet", pk, sheet.version, viewer)
+    name = fragments.key("sheet", pk, sheet.version, view)
     response = fragments.rendered(request, name, "matches/match.html#sheet", context,
                                   keep=sheet.next is None)  # fmt: skip
     return with_etag(response, context)
@@ -227,7 +235,7 @@ def watch_sheet(request, token):
     # Every screen on the link sees the same: one render for them all, each version.
     name = fragments.key("watch", rubber, version, night_version)
     tag = conditional.etag(version, conditional.screen(rubber, night_version))
-    kept = fragments.kept(request, name)
+    kept = fragments.kept(request, name, tag)
     if kept is not None:
         return conditional.validators(kept, tag)
     context = _watch_context(request, rubber, token)
