@@ -163,6 +163,7 @@ def test_a_table_link_leads_to_the_join_page_of_its_rubber_in_play(client, ana):
     first, second = tournament.tables.all()
     waiting = client.get(reverse("table", args=[second.token]))
     assert waiting.status_code == 200 and "No rubber is being played" in waiting.content.decode()
+    assert f'href="{reverse("table", args=[second.token])}"' in waiting.content.decode()  # no JS
     # the waiting page asks again when told of a change: nothing yet, then the rubber
     asked = client.get(reverse("table", args=[first.token]), HTTP_HX_REQUEST="true")
     assert asked.status_code == 200 and asked.content == b""
