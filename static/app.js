@@ -120,9 +120,9 @@
   // The poll asks with the ETag of the sheet on the screen: 304 while it is the latest.
   // (A tournament's board is polled the same way: whatever the page shows carries it.)
   document.addEventListener("htmx:configRequest", function (event) {
-    var shown = document.getElementById("sheet") || document.querySelector("[data-etag]");
-    if (isPoll(event.detail) && shown && shown.dataset.etag) {
-      event.detail.headers["If-None-Match"] = shown.dataset.etag;
+    var screen = shown();
+    if (isPoll(event.detail) && screen && screen.dataset.etag) {
+      event.detail.headers["If-None-Match"] = screen.dataset.etag;
     }
   });
 
