@@ -34,6 +34,11 @@ class Pair(models.Model):
         return [self.first, self.second]
 
 
+def seat_names(a, b) -> dict[str, str]:
+    """The seats of a rubber between pairs ``a`` (side a) and ``b``, by their players."""
+    return {"a1": a.first, "a2": a.second, "b1": b.first, "b2": b.second}
+
+
 class Table(models.Model):
     """A numbered table of the room ("Mesa 3"): a night of its own, whose rubbers are
     every rubber played there; its link leads the phones at it to the one in play."""
@@ -96,7 +101,7 @@ class Series(models.Model):
         return f"{self.a} v {self.b}"
 
     def seat_names(self) -> dict[str, str]:
-        return {"a1": self.a.first, "a2": self.a.second, "b1": self.b.first, "b2": self.b.second}
+        return seat_names(self.a, self.b)
 
 
 class Rubber(models.Model):

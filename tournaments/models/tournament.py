@@ -33,7 +33,7 @@ from matches.models import (
 )
 
 from .progress import progress
-from .rows import Negra, Pair, Round, Rubber, Series, Table
+from .rows import Negra, Pair, Round, Rubber, Series, Table, seat_names
 
 # Where a change to a tournament is announced: its projector and organiser's page listen
 # here, and to each of its tables' nights.
@@ -137,10 +137,7 @@ class TournamentQuerySet(models.QuerySet):
                 table_count=tables,
                 mocas_to_win=mocas_to_win,
             )
-            Pair.objects.bulk_create(
-                Pair(tournament=tournament, number=number, first=first, second=second)
-                for number, (first, second) in enumerate(pairs, 1)
-            )
+            tournament._register(pairs)
             for number in range(1, tables + 1):
                 night = Night.objects.create(
                     host=organiser, name=f"{name} · {number}"[:80], place=""
@@ -250,10 +247,7 @@ class Tournament(models.Model):
                     _("The first round has been drawn: the pairs can't change any more.")
                 )
             self.pairs.all().delete()
-            Pair.objects.bulk_create(
-                Pair(tournament=self, number=number, first=first, second=second)
-                for number, (first, second) in enumerate(pairs, 1)
-            )
+            self._register(pairs)
             self.changed()
 
     def progress(self, **kwargs):
@@ -311,16 +305,19 @@ class Tournament(models.Model):
         self.lock()
 
     def _first_rubber(self, series, table, *, after=None) -> Match:
-        """Series ``series`` begins on ``table``: its first rubber, after the last one
-        played there (whose phones follow it), or the table's first of all."""
+        """Series ``series`` begins on ``table`` with its first rubber."""
+        match = self._rubber_at(table, series.seat_names(), after=after)
+        Rubber.objects.create(series=series, match=match)
+        return match
+
+    def _rubber_at(self, table, names, *, after=None) -> Match:
+        """A new rubber on ``table`` with seats ``names``: after the last one played
+        there (``after``, or read; its phones follow it), or the table's first of all."""
         if after is None:
             after = Match.objects.filter(night=table.night).order_by("-created", "-id").first()
         if after is None:
-            match = Match.objects.start(self.organiser, series.seat_names(), night=table.night)
-        else:
-            match = after.hand_over(self.organiser, series.seat_names())
-        Rubber.objects.create(series=series, match=match)
-        return match
+            return Match.objects.start(self.organiser, names, night=table.night)
+        return after.hand_over(self.organiser, names)
 
     def play_on(self, match) -> None:
         """Rubber ``match`` has just finished (won or ended early) at its table, inside
@@ -410,15 +407,17 @@ class Tournament(models.Model):
                 raise values.Conflict(_("Every table is playing: wait for one to be free."))
             table = self.tables.get(number=free[0])
             a, b = (pairs[pk] for pk in ids)
-            names = {"a1": a.first, "a2": a.second, "b1": b.first, "b2": b.second}
-            after = Match.objects.filter(night=table.night).order_by("-created", "-id").first()
-            if after is None:
-                match = Match.objects.start(self.organiser, names, night=table.night)
-            else:
-                match = after.hand_over(self.organiser, names)
+            match = self._rubber_at(table, seat_names(a, b))
             Negra.objects.create(tournament=self, a=a, b=b, match=match)
             self.changed()
         return match
+
+    def _register(self, pairs) -> None:
+        """The pairs as read (``read_pairs``), numbered in the order given."""
+        Pair.objects.bulk_create(
+            Pair(tournament=self, number=number, first=first, second=second)
+            for number, (first, second) in enumerate(pairs, 1)
+        )
 
     def end(self, by) -> None:
         """The organiser ends the tournament: no round is drawn after it. Rubbers in
