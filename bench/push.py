@@ -7,7 +7,8 @@ connection. Every ENTRY_EVERY seconds a table, one phone of the side whose turn 
 enters 0 games through the API (ties, so the rubber never ends), as in the poll mix
 (bench/play.py). Each phone that hears of a change it does not show fetches the sheet
 with the ETag it holds, as static/app.js does: the phone that tapped has its change from
-its answer once that is in.
+its answer, and one told of a change while its tap is on its way asks only after the
+answer, if still behind.
 
 Timed by kind: fetch-200, fetch-304, entry, and the delivery (from the entry sent to
 the event heard, on each phone: the push's own latency). Counted: streams that fail or
@@ -109,6 +110,8 @@ async def play(port, tables, warmup, duration, seed, servers=()):
     def problem(what):
         problems[what] = problems.get(what, 0) + 1
 
+    acting = {}  # phone -> the newest version told of while its tap is on its way
+
     def shows(phone):
         """The version the phone's sheet is at: its ETag's (0 before it has one)."""
         return int(phone.etag.strip('"').split("-", 1)[0]) if phone.etag else 0
@@ -132,7 +135,9 @@ async def play(port, tables, warmup, duration, seed, servers=()):
                 entry = sent.get(phone.table.match)
                 if counted and entry and data["version"] > entry[0]:
                     delivery.append(time.perf_counter() - entry[1])
-                if data["version"] > shows(phone):
+                if phone in acting:
+                    acting[phone] = max(acting[phone], data["version"])
+                elif data["version"] > shows(phone):
                     await fetch(phone, counted)
         except (OSError, asyncio.IncompleteReadError, ValueError) as failure:
             if loop.time() < end:
@@ -147,14 +152,18 @@ async def play(port, tables, warmup, duration, seed, servers=()):
 
             def leaving(began, phone, table=table):
                 sent[table.match] = (table.version, began)
+                acting[phone] = 0
 
             status, took, phone, match = await enter(
                 port, table, connections, rng, problem, sent=leaving
             )
+            told = acting.pop(phone, 0)
             if match is not None:
                 table.version = match["version"]
                 # The page morphs in the sheet its tap answered, with its ETag.
                 phone.etag = '"{}-{}'.format(match["version"], phone.etag.split("-", 1)[1])
+            if told > shows(phone):
+                await fetch(phone, when >= start)
             if when >= start:
                 if status == 201:
                     latencies["entry"].append(took)

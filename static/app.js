@@ -87,6 +87,41 @@
     return screen ? parseInt(screen.dataset.version, 10) : NaN;
   }
 
+  // An action of this screen under way (a tap, a correction): a change the stream tells
+  // of meanwhile is most likely that action's own, which its answer brings. The poll
+  // waits for the answer, then asks only if the screen is still behind what it was told.
+  var acting = 0;
+  var toldMeanwhile = null;
+
+  function isAction(detail) {
+    var config = detail.requestConfig;
+    return !isPoll(detail) && Boolean(config) && config.verb !== "get";
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isAction(event.detail)) {
+      acting += 1;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isAction(event.detail)) {
+      return;
+    }
+    acting = Math.max(0, acting - 1);
+    if (acting || toldMeanwhile === null) {
+      return;
+    }
+    var told = toldMeanwhile;
+    toldMeanwhile = null;
+    setTimeout(function () { // once the answer is in place
+      var poll = document.querySelector("[data-poll]");
+      if (poll && !(told <= showing())) {
+        window.htmx.trigger(poll, "sse:change", { data: JSON.stringify({ version: told }) });
+      }
+    }, 0);
+  });
+
   function streaming() {
     var holder = document.querySelector("[sse-connect]");
     var beat = holder ? parseInt(holder.dataset.heartbeat, 10) : 0;
@@ -105,6 +140,11 @@
       var told = toldOf(event.detail.triggeringEvent);
       if (told !== null && told <= showing()) {
         event.preventDefault(); // this screen's own change, which its answer brought
+        return;
+      }
+      if (told !== null && acting) {
+        event.preventDefault(); // asked once the action's answer is in, if still behind
+        toldMeanwhile = Math.max(toldMeanwhile || 0, told);
         return;
       }
       behind = true;

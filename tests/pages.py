@@ -75,6 +75,29 @@ def polls_answered(page, count=3, url=POLL):
     return answers
 
 
+class Unheard:
+    """Keep a page's sheet fetches on their way, unanswered, until ``release()``: the
+    phone has not heard of another phone's change yet, as on a slow network. (Failing
+    them instead would be a network gone: offline.js would say so, and rightly.)"""
+
+    def __init__(self, page):
+        self.page, self.waiting = page, []
+        page.route(self.sheet, self.hold)
+
+    def hold(self, route):
+        self.waiting.append(route)
+
+    @staticmethod
+    def sheet(url):
+        return "/sheet/" in url  # the poll's URL carries its signature after a "?"
+
+    def release(self):
+        for route in self.waiting:
+            route.continue_()
+        self.waiting.clear()
+        self.page.unroute(self.sheet)
+
+
 def without_stream(page):
     """Cut the event stream of a page (or of every page of a browser context) on its
     way, as a proxy that buffers it or a network that drops long requests would: the

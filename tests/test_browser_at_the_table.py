@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .nights import play
-from .pages import polls_answered, without_stream
+from .pages import Unheard, polls_answered, without_stream
 
 pytestmark = pytest.mark.browser
 
@@ -68,11 +68,11 @@ def test_a_refusal_stays_through_the_polls_and_another_phones_change(sheet_of, m
 
 def test_a_refusal_goes_when_the_player_acts_again(sheet_of, match, rui, ze):
     page = sheet_of(rui, match)
-    page.route("**/sheet/**", lambda route: route.abort())  # it cannot fetch the change
+    unheard = Unheard(page)
     play(match, ze, ("b", 1))  # Zé claims deal 1 while Rui's phone has not seen it yet
     keys(page, "Nós").get_by_role("button", name=re.compile(r"^1\b")).click()
     expect(page.locator("#messages .message")).to_contain_text("already claimed")
-    page.unroute("**/sheet/**")
+    unheard.release()
     expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     keys(page, "Nós").get_by_role("button", name=re.compile(r"^0\b")).click()
     expect(page.locator("#waiting-a")).to_be_visible()

@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 
 from matches.models import Match
 
+from .pages import Unheard
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -169,10 +171,18 @@ def test_a_refusal_is_said_beside_the_keys(screen, app, match, rui, ze):
     page = screen(rui)
     page.goto(f"{app.url}/matches/{match.pk}/")
     # Zé's side claims the deal from another phone before Rui's tap lands.
-    page.route("**/sheet/**", lambda route: route.abort())  # this phone has not seen it yet
+    unheard = Unheard(page)  # this phone has not seen it yet
     Match.objects.get(pk=match.pk).record(ze, deal=3, side="b", games=1)
     page.locator("#enter-a + .keys").get_by_text("1", exact=True).click()
     message = page.locator("#messages .message")
+    expect(message).to_contain_text("Deal 3 is already claimed")
+    keys = box(page, "#enter-a + .keys")
+    said = message.bounding_box()
+    assert said["y"] < page.viewport_size["height"], "the refusal is out of sight"
+    assert said["y"] - (keys["y"] + keys["height"]) < 120, "the refusal is far from the keys"
+    # Zé's change comes in: the refusal stays beside the keys of the next deal.
+    unheard.release()
+    expect(page.locator("#deal-title")).to_contain_text("Deal 4")
     expect(message).to_contain_text("Deal 3 is already claimed")
     keys = box(page, "#enter-a + .keys")
     said = message.bounding_box()
