@@ -9,7 +9,15 @@ and its ETag (which names the person), which go in holes filled for each request
 version never changes once written, so a fragment kept under its version is never
 stale: the next change is a new key. Kept in this process ("sheets", in memory: see
 settings.CACHES), since rendering one costs less than fetching it from elsewhere.
+
+The phones told of one change ask at the same moment, before any of them has rendered
+it: ``first_at`` lets the first of a version's requests in this process read it while the
+others wait for it, briefly, and then find their fragment kept if their point of view is
+the same (the two players of the other side, say).
 """
+
+import contextlib
+import threading
 
 from django.core.cache import caches
 from django.http import HttpResponse
@@ -66,6 +74,33 @@ def point_of_view(seen, user_id) -> str | None:
 
 
 # Keeping and serving ----------------------------------------------------------------
+
+# The versions being read by a request of this process now, each with what its waiters
+# wait on. A wait is short (one render) and bounded: past WAIT, a waiter renders too.
+_reading: dict[str, threading.Event] = {}
+_reading_guard = threading.Lock()
+WAIT = 0.5  # seconds
+
+
+@contextlib.contextmanager
+def first_at(name):
+    """Around reading (and keeping) a version named ``name``: the first request in this
+    process reads it; one that comes while it does waits until it is done, then goes on
+    and finds what it kept."""
+    with _reading_guard:
+        under_way = _reading.get(name)
+        if under_way is None:
+            _reading[name] = mine = threading.Event()
+    if under_way is not None:
+        under_way.wait(WAIT)
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _reading_guard:
+            del _reading[name]
+        mine.set()
 
 
 def kept(request, name, etag=None) -> HttpResponse | None:

@@ -5,10 +5,12 @@ shows someone else's side, undo or notes, never in another language, never over 
 message waiting to be shown."""
 
 import re
+import threading
 
+import pytest
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.fallback import FallbackStorage
-from django.db import connection
+from django.db import connection, connections
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
@@ -40,6 +42,63 @@ def test_a_fragment_asked_for_again_comes_from_memory_with_a_token_of_its_own(ma
     assert tokens and all(len(token) == 64 and "\x00" not in token for token in tokens)
     assert TOKEN.sub("", text(again)) == TOKEN.sub("", text(first))
     assert again["ETag"] == first["ETag"]
+
+
+def in_a_thread(work):
+    """``work()`` in a thread of its own (a server thread), which closes its database
+    connection when done; its answer is the thread's ``answer``."""
+
+    def run():
+        try:
+            thread.answer = work()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+@pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
+def test_phones_asking_at_once_wait_for_one_render(match, ana, ze, maria, monkeypatch):
+    zes, marias = browser(ze), browser(maria)
+    ze_url, _ = poll_of(zes, match)
+    maria_url, _ = poll_of(marias, match)
+    match.record(ana, deal=1, side="a", games=1)
+    renders, rendering, finish = [], threading.Event(), threading.Event()
+    render = fragments.rendered
+
+    def slow(*args, **kwargs):
+        renders.append(args[1])
+        rendering.set()
+        finish.wait(5)
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(fragments, "rendered", slow)
+    first = in_a_thread(lambda: fetched(zes, ze_url))
+    assert rendering.wait(5)
+    second = in_a_thread(lambda: fetched(marias, maria_url))  # while Zé's is rendered
+    second.join(0.2)
+    finish.set()
+    first.join(5)
+    second.join(5)
+    assert len(renders) == 1, renders  # Maria's came from Zé's render
+    assert second.answer["ETag"] == f'"{match.version}-u{maria.pk}"' != first.answer["ETag"]
+    assert "Nós: 0 games, Eles: 1 game." in text(second.answer)
+
+
+def test_a_wait_for_another_render_is_bounded(monkeypatch):
+    monkeypatch.setattr(fragments, "WAIT", 0.05)
+
+    def wait():
+        with fragments.first_at("reading:1:2"):
+            return "went on"
+
+    with fragments.first_at("reading:1:2"):  # a render that never ends, say
+        waited = in_a_thread(wait)
+        waited.join(2)
+        assert waited.answer == "went on"
+    assert fragments._reading == {}
 
 
 def test_each_person_has_their_own_fragment(match, ana, ze, rui):

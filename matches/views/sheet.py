@@ -150,10 +150,17 @@ def sheet(request, pk):
     """The poll: 304 while the match's version is the one the page shows, else the
     fragment (as rendered for this person at this version, when it was: ``fragments``).
     Once the next rubber has started, the phone goes there by itself."""
+    version = request.sheet_version  # read by _poll_etag, for the 304
+    # The phones told of a change ask at once: one reads it, and those of its point of
+    # view find it kept.
+    with fragments.first_at(fragments.key("reading", pk, version)):
+        return _sheet_at(request, pk, version)
+
+
+def _sheet_at(request, pk, version):
     # Kept once rendered at this version for someone with the same point of view, which
     # says whether this person may see it (who sits where is part of the version).
     viewer = conditional.person(request.user.pk)
-    version = request.sheet_version  # read by _poll_etag, for the 304
     tag = conditional.etag(version, viewer)
     seen = fragments.viewers_of(pk, version)
     view = seen and fragments.point_of_view(seen, request.user.pk)
@@ -232,16 +239,18 @@ def watch_sheet(request, token):
     rubber, version, night_version = newest
     if request.htmx and request.GET.get("rubber") != str(rubber):
         return HttpResponseLocation(reverse("watch", args=[token]))
-    # Every screen on the link sees the same: one render for them all, each version.
+    # Every screen on the link sees the same: one render for them all, each version,
+    # and those that ask while it is rendered wait for it.
     name = fragments.key("watch", rubber, version, night_version)
     tag = conditional.etag(version, conditional.screen(rubber, night_version))
-    kept = fragments.kept(request, name, tag)
-    if kept is not None:
-        return conditional.validators(kept, tag)
-    context = _watch_context(request, rubber, token)
-    # Changed meanwhile, what was read is newer than its name says: not kept.
-    response = fragments.rendered(request, name, "matches/watch.html#poll", context,
-                                  keep=context["etag"] == tag)  # fmt: skip
+    with fragments.first_at(name):
+        kept = fragments.kept(request, name, tag)
+        if kept is not None:
+            return conditional.validators(kept, tag)
+        context = _watch_context(request, rubber, token)
+        # Changed meanwhile, what was read is newer than its name says: not kept.
+        response = fragments.rendered(request, name, "matches/watch.html#poll", context,
+                                      keep=context["etag"] == tag)  # fmt: skip
     return with_etag(response, context)
 
 
