@@ -1,7 +1,13 @@
+import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.django_db
@@ -13,3 +19,46 @@ def test_suite_runs_on_postgresql_when_database_url_is_set():
     with connection.cursor() as cursor:
         cursor.execute("select version()")
         assert cursor.fetchone()[0].startswith("PostgreSQL")
+
+
+@pytest.mark.django_db
+def test_each_query_is_planned_once_a_connection_on_postgresql():
+    """Server-side parameters, and a prepared statement from a query's second use."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    if os.environ.get("DATABASE_PREPARED"):
+        pytest.skip("DATABASE_PREPARED is set: not the default")
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    assert connection.connection.prepare_threshold == 1
+    assert connection.connection.cursor_factory is ServerBindingCursor
+
+
+def database_options(**env):
+    """The default database's OPTIONS, as scoresheet/settings.py reads them from ``env``."""
+    code = (
+        "import json; from scoresheet import settings; "
+        "print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**{k: v for k, v in os.environ.items() if k != "DATABASE_PREPARED"}, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return json.loads(answer.stdout) if answer.returncode == 0 else answer.stderr
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler():
+    url = "postgres://app:app@127.0.0.1:5432/app"
+    assert database_options(DATABASE_URL=url) == {
+        "server_side_binding": True,
+        "prepare_threshold": 1,
+    }
+    assert database_options(DATABASE_URL=url, DATABASE_PREPARED="false") == {}
+    assert "DATABASE_PREPARED must be true or false" in database_options(
+        DATABASE_URL=url, DATABASE_PREPARED="maybe"
+    )
