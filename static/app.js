@@ -89,13 +89,38 @@
 
   // An action of this screen under way (a tap, a correction): a change the stream tells
   // of meanwhile is most likely that action's own, which its answer brings. The poll
-  // waits for the answer, then asks only if the screen is still behind what it was told.
+  // waits for the answer, then asks only if the screen is still behind what it was told;
+  // and never longer than a tap waits for its answer (offline.js), should an answer go
+  // unheard (its element taken out of the page on the way).
+  var WAIT_FOR_ANSWER = 6000;
   var acting = 0;
   var toldMeanwhile = null;
+  var unanswered = null;
 
   function isAction(detail) {
     var config = detail.requestConfig;
     return !isPoll(detail) && Boolean(config) && config.verb !== "get";
+  }
+
+  function catchUp() {
+    clearTimeout(unanswered);
+    unanswered = null;
+    var told = toldMeanwhile;
+    toldMeanwhile = null;
+    var poll = document.querySelector("[data-poll]");
+    if (told !== null && poll && !(told <= showing())) {
+      window.htmx.trigger(poll, "sse:change", { data: JSON.stringify({ version: told }) });
+    }
+  }
+
+  function waitForAnswer(told) {
+    toldMeanwhile = Math.max(toldMeanwhile || 0, told);
+    if (unanswered === null) {
+      unanswered = setTimeout(function () {
+        acting = 0;
+        catchUp();
+      }, WAIT_FOR_ANSWER);
+    }
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -109,17 +134,9 @@
       return;
     }
     acting = Math.max(0, acting - 1);
-    if (acting || toldMeanwhile === null) {
-      return;
+    if (!acting && toldMeanwhile !== null) {
+      setTimeout(catchUp, 0); // once the answer is in place
     }
-    var told = toldMeanwhile;
-    toldMeanwhile = null;
-    setTimeout(function () { // once the answer is in place
-      var poll = document.querySelector("[data-poll]");
-      if (poll && !(told <= showing())) {
-        window.htmx.trigger(poll, "sse:change", { data: JSON.stringify({ version: told }) });
-      }
-    }, 0);
   });
 
   function streaming() {
@@ -144,7 +161,7 @@
       }
       if (told !== null && acting) {
         event.preventDefault(); // asked once the action's answer is in, if still behind
-        toldMeanwhile = Math.max(toldMeanwhile || 0, told);
+        waitForAnswer(told);
         return;
       }
       behind = true;

@@ -172,3 +172,23 @@ def test_a_phone_whose_stream_is_cut_polls_and_goes_back_to_the_stream_by_itself
     match.record(ze, deal=2, side="b", games=1)  # and changes come by the stream
     expect(page.locator("#crosses-title")).to_have_text("Nós: 0 games, Eles: 2 games.")
     assert len(without_streams(polls)) == 1
+
+
+# A tap htmx has sent, as app.js hears it; its answer never comes to the page's ears.
+UNHEARD_TAP = """() => document.body.dispatchEvent(new CustomEvent("htmx:beforeRequest", {
+  bubbles: true,
+  detail: { elt: document.body, requestConfig: { verb: "post", elt: document.body } },
+}))"""
+
+
+def test_a_phone_whose_tap_goes_unanswered_still_follows_the_table(phone, app, match, rui, ze):
+    page = phone(rui)
+    page.goto(f"{app.url}/matches/{match.pk}/")
+    page.wait_for_function("() => document.querySelectorAll('[sse-connect]').length === 1")
+    # A tap whose answer this page never hears (its form taken out of the page on the
+    # way, say): changes told of meanwhile wait for that answer, but not for ever.
+    page.evaluate(UNHEARD_TAP)
+    match.record(ze, deal=1, side="b", games=1)
+    expect(page.locator("#crosses-title")).to_have_text(
+        "Nós: 0 games, Eles: 1 game.", timeout=10_000
+    )
