@@ -78,7 +78,8 @@ def polls_answered(page, count=3, url=POLL):
 class Unheard:
     """Keep a page's sheet fetches on their way, unanswered, until ``release()``: the
     phone has not heard of another phone's change yet, as on a slow network. (Failing
-    them instead would be a network gone: offline.js would say so, and rightly.)"""
+    them instead would be a network gone: offline.js would say so, and rightly.) Only the
+    fetches sent from then on are held: make it before the page loads."""
 
     def __init__(self, page):
         self.page, self.waiting = page, []

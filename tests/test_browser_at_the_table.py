@@ -66,9 +66,10 @@ def test_a_refusal_stays_through_the_polls_and_another_phones_change(sheet_of, m
     expect(rui_phone.locator("#messages .message")).to_have_count(0)
 
 
-def test_a_refusal_goes_when_the_player_acts_again(sheet_of, match, rui, ze):
-    page = sheet_of(rui, match)
-    unheard = Unheard(page)
+def test_a_refusal_goes_when_the_player_acts_again(phone, app, match, rui, ze):
+    page = phone(rui)
+    unheard = Unheard(page)  # from the start: a fetch already on its way would not be held
+    page.goto(f"{app.url}/matches/{match.pk}/")
     play(match, ze, ("b", 1))  # Zé claims deal 1 while Rui's phone has not seen it yet
     keys(page, "Nós").get_by_role("button", name=re.compile(r"^1\b")).click()
     expect(page.locator("#messages .message")).to_contain_text("already claimed")

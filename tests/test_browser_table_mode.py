@@ -169,9 +169,10 @@ def test_a_tap_neither_moves_the_screen_nor_drops_the_focus(screen, app, match, 
 def test_a_refusal_is_said_beside_the_keys(screen, app, match, rui, ze):
     match = play(match, *STATES["in-play"])
     page = screen(rui)
+    # Zé's side claims the deal from another phone before Rui's tap lands: this phone
+    # has not seen it yet (held from the start: a fetch already on its way would not be).
+    unheard = Unheard(page)
     page.goto(f"{app.url}/matches/{match.pk}/")
-    # Zé's side claims the deal from another phone before Rui's tap lands.
-    unheard = Unheard(page)  # this phone has not seen it yet
     Match.objects.get(pk=match.pk).record(ze, deal=3, side="b", games=1)
     page.locator("#enter-a + .keys").get_by_text("1", exact=True).click()
     message = page.locator("#messages .message")
