@@ -7,14 +7,11 @@ host without a seat, and anyone watching, see the pairs' names instead.
 ``read`` takes a match loaded by ``Match.objects.for_sheet()``; it adds a query
 to say what undo would take back, and one for the open requests for a seat,
 each only for someone who may act in the match. The readings beside it (a rubber in a
-list, a request for a seat, a history, a night) are in ``summaries.py``. Read outside a
-change, a sheet is read within ``one_moment()``.
+list, a request for a seat, a history, a night) are in ``summaries.py``.
 """
 
-import contextlib
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -312,25 +309,6 @@ def names_of(match: Match) -> dict[int, str]:
     if strangers:
         names.update((user.pk, user.name) for user in User.objects.filter(pk__in=strangers))
     return names
-
-
-@contextlib.contextmanager
-def one_moment():
-    """Every read inside sees the database as it was at one moment. A sheet takes several
-    queries (the match, its seats, deals and notes, the latest entry), and each query of
-    PostgreSQL's default isolation sees the latest commit: a change committed between
-    two of them would show its deal beside the score of the version before it, under
-    that version's number. So on PostgreSQL they go in one transaction at REPEATABLE
-    READ. Inside a change's transaction the match is locked, and nothing changes it
-    under the reading; on SQLite a transaction would take the write lock (see
-    settings), so the reads stay as they come."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        yield
-        return
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield
 
 
 def read(match: Match, user=None, *, watching: bool = False) -> Sheet:

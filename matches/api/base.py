@@ -30,7 +30,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from .. import conditional, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
-from ..sheet import one_moment, read
+from ..sheet import read
 from .bodies import Nothing
 from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
 
@@ -223,8 +223,7 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None):
     """Match ``pk``'s sheet as this caller sees it (``sheet.read``), with its ETag and
     its event stream; with ``watch_token``, as that watch link shows it to anyone."""
     watching = watch_token is not None
-    with one_moment():
-        sheet = read(Match.objects.for_sheet().get(pk=pk), request.user, watching=watching)
+    sheet = read(Match.objects.for_sheet().get(pk=pk), request.user, watching=watching)
     if watching:
         events = reverse("api-watch-events", args=[watch_token])
     else:

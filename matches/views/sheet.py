@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, fragments, limits, rules
 from ..models import Match, watch_link_gone
-from ..sheet import one_moment, read
+from ..sheet import read
 from ..standings import tally
 from .answers import not_found, too_many
 
@@ -99,8 +99,7 @@ def page_context(request, sheet, *, calc=None):
 
 @require_GET
 def match_page(request, pk):
-    with one_moment():
-        sheet = read(match_for(request, pk, sheet=True), request.user)
+    sheet = read(match_for(request, pk, sheet=True), request.user)
     context = page_context(request, sheet)
     return with_etag(render(request, "matches/match.html", context), context)
 
@@ -169,9 +168,8 @@ def _sheet_at(request, pk, version):
         kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
-    with one_moment():
-        match = match_for(request, pk, sheet=True)
-        sheet = read(match, request.user)
+    match = match_for(request, pk, sheet=True)
+    sheet = read(match, request.user)
     following = rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
     if following is not None:
         # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
@@ -261,13 +259,11 @@ def _watch_context(request, pk, token):
     beside it. A rubber won changes the tally while the screen still shows that
     rubber, so every changed poll reads it again: two queries more (the night's
     rubbers and their seats; the night comes with the sheet), however long the night."""
-    with one_moment():
-        match = Match.objects.for_sheet().select_related("night").get(pk=pk)
-        rubbers = match.night.rubbers()
-        sheet = read(match, watching=True)
+    match = Match.objects.for_sheet().select_related("night").get(pk=pk)
+    rubbers = match.night.rubbers()
     context = sheet_context(
         request,
-        sheet,
+        read(match, watching=True),
         watch_token=token,
         night_version=sum(rubber.version for rubber in rubbers),
     )
