@@ -301,9 +301,9 @@ def test_sheet_query_count_stays_flat_from_1_to_30_deals(
     def count_queries():
         client = api_as(ana)
         # Whether the caller may see it (and its version, for the ETag); the match
-        # with its host, then its seats, deals and notes; what undo would take back;
-        # the open requests for a seat.
-        with django_assert_num_queries(7) as captured:
+        # with its host, then its seats, deals and notes, and its version again (the
+        # sheet of one moment); what undo would take back; the open requests for a seat.
+        with django_assert_num_queries(8) as captured:
             response = client.get(f"/api/matches/{match.pk}/")
         assert response.status_code == 200
         return len(captured.captured_queries), response.json()

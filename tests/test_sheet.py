@@ -441,9 +441,9 @@ def test_sheet_page_queries_stay_flat_as_the_match_grows(
     viewer = browser(ana if who == "ana" else ze)
     match.record(ana, deal=1, side="a", games=0)
     small = count_queries(viewer, f"/matches/{match.pk}/")
-    # Session, user, match, seats, deals, notes, the latest entry, the open
-    # requests for a seat.
-    assert small == 8
+    # Session, user, match, seats, deals, notes, the version again (the sheet of one
+    # moment), the latest entry, the open requests for a seat.
+    assert small == 9
 
     other = Match.objects.start(ana, SEAT_NAMES, host_seat="a1")
     other.join(ze, token=other.join_token, position="b1")

@@ -133,8 +133,8 @@ def test_the_watch_poll_costs_the_same_however_long_the_night(
 ):
     """Unchanged: one query (the newest rubber's id and version). Changed: the newest
     rubber twice (the ETag, then the view), the match with its host, next rubber and
-    night, its seats, deals and notes, the night's rubbers and their seats: eight,
-    with 40 more rubbers in the night as without."""
+    night, its seats, deals and notes, its version again (the sheet of one moment), the
+    night's rubbers and their seats: nine, with 40 more rubbers in the night as without."""
     play(match, ana, ("a", 4))
     many_rubbers(match.night, ana, [ana, rui, ze, maria], earlier)
     shown = match.rematch(ana)
@@ -145,7 +145,7 @@ def test_the_watch_poll_costs_the_same_however_long_the_night(
         assert client.get(poll, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
 
     play(shown, ana, ("a", 1))
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         response = client.get(poll, HTTP_IF_NONE_MATCH=etag, **HTMX)
 
     assert response.status_code == 200

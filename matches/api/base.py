@@ -219,11 +219,17 @@ def valid(body, request):
 VARY = ("Authorization", "Cookie")
 
 
-def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None):
+def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, changed=False):
     """Match ``pk``'s sheet as this caller sees it (``sheet.read``), with its ETag and
-    its event stream; with ``watch_token``, as that watch link shows it to anyone."""
+    its event stream; with ``watch_token``, as that watch link shows it to anyone.
+
+    Read as of one moment (``one_sheet``); with ``changed``, as the answer to a change
+    in the change's own transaction (``endpoint``), which locked the match's row (or
+    made it): nothing else comes in while it is read, and one reading is enough."""
     watching = watch_token is not None
-    sheet = read(Match.objects.for_sheet().get(pk=pk), request.user, watching=watching)
+    matches = Match.objects
+    match = matches.for_sheet().get(pk=pk) if changed else matches.one_sheet(pk=pk)
+    sheet = read(match, request.user, watching=watching)
     if watching:
         events = reverse("api-watch-events", args=[watch_token])
     else:
@@ -247,4 +253,4 @@ def act(request, id, change, body=Nothing, status=status.HTTP_200_OK):
     if "version" in data and data["version"] is None:
         data["version"] = conditional.seen_version(request)
     change(match, **data)
-    return sheet_answer(request, match.pk, status)
+    return sheet_answer(request, match.pk, status, changed=True)

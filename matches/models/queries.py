@@ -12,6 +12,10 @@ from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
 from .nights import Night
 from .rows import Event, Seat
 
+# A table changes every few seconds and a sheet reads in milliseconds: a reading
+# overtaken once is rare, three times in a row a sheet no table could keep up with.
+READS_FOR_ONE_MOMENT = 3
+
 
 def seat_side():
     """A seat's side in SQL: the first letter of its position."""
@@ -37,6 +41,22 @@ class MatchQuerySet(models.QuerySet):
         return self.select_related("host", "night", "following").prefetch_related(
             "seats", "deals", "notes", "following__seats"
         )
+
+    def one_sheet(self, **lookup):
+        """The one match ``lookup`` names, read with all its sheet shows (``for_sheet``)
+        as it stood at one moment, or None.
+
+        The sheet comes in several queries, each seeing the newest commit, so a change
+        committed between two of them would show its deal beside the score of the
+        version before, under that version (and a kept fragment would keep it). Every
+        change moves the version, so the version read again afterwards says whether one
+        came in meanwhile; then the sheet is read again. No lock is held between the
+        queries: a read waits for nobody, and nobody waits for it."""
+        for _attempt in range(READS_FOR_ONE_MOMENT):
+            match = self.for_sheet().filter(**lookup).first()
+            if match is None or self.model.objects.version(pk=match.pk) == match.version:
+                break
+        return match
 
     def version(self, **lookup) -> int | None:
         """The version of the one match ``lookup`` names among these, or None: all the

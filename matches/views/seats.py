@@ -52,7 +52,7 @@ def join(request, token):
     name (or with a name of one's own); when the seat is held by one's old browser, ask
     for it back. A browser with no account signs in as the seat's player: a new guest
     named after the seat (or the name typed), or the guest it was before."""
-    match = Match.objects.for_sheet().of_night(join_token=token).first()
+    match = Match.objects.of_night(join_token=token).one_sheet()
     if match is None:
         return not_found(request, join_link_gone())
     _back_in(request, match)
@@ -134,7 +134,7 @@ def ask_for_seat(request, token):
     """Ask for a held seat back ("this is my seat"), in the night's rubber in play; a
     member or the host answers on the sheet. A browser with no account gets a guest
     account of its own for the request."""
-    match = Match.objects.for_sheet().of_night(join_token=token).first()
+    match = Match.objects.of_night(join_token=token).one_sheet()
     if match is None:
         return not_found(request, join_link_gone())
     if request.method != "POST":
@@ -166,7 +166,7 @@ def seat_link(request, pk, position, token):
     """The host's link for one seat: the page says whose seat it is, and one tap takes
     it, in place of whoever holds it. Opening it changes nothing (a messaging app
     opens links to preview them); the tap does, and spends the link."""
-    match = Match.objects.for_sheet().filter(pk=pk).first()
+    match = Match.objects.one_sheet(pk=pk)
     if match is None or not match.seat_link_is(position, token):
         holds = match is not None and match.seat_of(request.user)
         if holds and holds.position == position:

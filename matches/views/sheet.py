@@ -35,7 +35,7 @@ def match_for(request, pk, *, sheet=False):
     may see it: no second join. Without, the row a change starts from (the change reads
     it again under its lock)."""
     if sheet:
-        match = Match.objects.for_sheet().filter(pk=pk).first()
+        match = Match.objects.one_sheet(pk=pk)
         if match is None or not match.can_see(request.user):
             raise Http404
         return match
@@ -259,7 +259,7 @@ def _watch_context(request, pk, token):
     beside it. A rubber won changes the tally while the screen still shows that
     rubber, so every changed poll reads it again: two queries more (the night's
     rubbers and their seats; the night comes with the sheet), however long the night."""
-    match = Match.objects.for_sheet().select_related("night").get(pk=pk)
+    match = Match.objects.select_related("night").one_sheet(pk=pk)
     rubbers = match.night.rubbers()
     context = sheet_context(
         request,
