@@ -36,8 +36,9 @@ def test_a_fragment_asked_for_again_comes_from_memory_with_a_token_of_its_own(ma
     first = fetched(client, url)
     with CaptureQueriesContext(connection) as queries:
         again = fetched(client, url)
-    # The version (for the 304), the session and the user: nothing of the sheet.
-    assert len(queries) == 3, [query["sql"] for query in queries]
+    # The version (for the 304) alone: the poll's signature names the person for this
+    # session, and nothing of the sheet, the session or the account is read.
+    assert len(queries) == 1, [query["sql"] for query in queries]
     tokens = TOKEN.findall(text(again))
     assert tokens and all(len(token) == 64 and "\x00" not in token for token in tokens)
     assert TOKEN.sub("", text(again)) == TOKEN.sub("", text(first))
@@ -120,7 +121,7 @@ def test_the_two_players_of_a_side_share_one_render_each_with_their_own_etag(mat
     first = fetched(zes, ze_url)
     with CaptureQueriesContext(connection) as queries:
         shared = fetched(marias, maria_url)
-    assert len(queries) == 3, [query["sql"] for query in queries]  # version, session, user
+    assert len(queries) == 1, [query["sql"] for query in queries]  # the version
     assert shared["ETag"] == f'"{match.version}-u{maria.pk}"' != first["ETag"]
     assert f'data-etag="&quot;{match.version}-u{maria.pk}&quot;"' in text(shared)
     assert TOKEN.findall(text(shared)) != TOKEN.findall(text(first))
@@ -150,6 +151,28 @@ def test_nobody_else_is_served_a_kept_fragment(match, ana, rui, olga):
     match.record(rui, deal=1, side="a", games=1)
     fetched(client, url)
     assert browser(olga).get(url, HTTP_IF_NONE_MATCH='"0-x"', **HTMX).status_code == 404
+
+
+def test_a_kept_fragment_asked_for_without_the_signature_is_the_sessions_persons(match, ana, rui):
+    client = browser(ana)
+    url, _ = poll_of(client, match)
+    match.record(rui, deal=1, side="a", games=1)
+    first = fetched(client, url)
+    unsigned = url.split("?")[0]  # a page from before the signatures, say
+    with CaptureQueriesContext(connection) as queries:
+        again = fetched(client, unsigned)
+    assert len(queries) == 3, [query["sql"] for query in queries]  # session, user, version
+    assert again["ETag"] == first["ETag"] == f'"{match.version}-u{ana.pk}"'
+
+
+def test_a_browser_logged_out_is_served_no_kept_fragment(match, ana, rui):
+    client = browser(ana)
+    url, _ = poll_of(client, match)
+    match.record(rui, deal=1, side="a", games=1)
+    fetched(client, url)
+    client.post("/accounts/logout/")
+    # A new session, which the signature does not name: the session says who asks.
+    assert client.get(url, HTTP_IF_NONE_MATCH='"0-x"', **HTMX).status_code == 404
 
 
 def test_a_fragment_kept_in_english_is_not_served_in_portuguese(match, ana, rui):

@@ -140,7 +140,8 @@ def _poll_etag(request, pk):
     else:
         user_id = request.user.pk
         version = Match.objects.visible_to(request.user).version(pk=pk)
-    request.sheet_version = version  # the view's too: one read of it a poll
+    # The view's too: one read of the version a poll, and the person who asks.
+    request.sheet_version, request.sheet_viewer = version, user_id
     return None if version is None else conditional.etag(version, conditional.person(user_id))
 
 
@@ -150,20 +151,23 @@ def sheet(request, pk):
     """The poll: 304 while the match's version is the one the page shows, else the
     fragment (as rendered for this person at this version, when it was: ``fragments``).
     Once the next rubber has started, the phone goes there by itself."""
-    version = request.sheet_version  # read by _poll_etag, for the 304
+    # Read by _poll_etag, for the 304.
+    version, user_id = request.sheet_version, request.sheet_viewer
     # The phones told of a change ask at once: one reads it, and those of its point of
     # view find it kept.
     with fragments.first_at(fragments.key("reading", pk, version)):
-        return _sheet_at(request, pk, version)
+        return _sheet_at(request, pk, version, user_id)
 
 
-def _sheet_at(request, pk, version):
+def _sheet_at(request, pk, version, user_id):
     # Kept once rendered at this version for someone with the same point of view, which
-    # says whether this person may see it (who sits where is part of the version).
-    viewer = conditional.person(request.user.pk)
-    tag = conditional.etag(version, viewer)
+    # says whether this person may see it (who sits where is part of the version). The
+    # person is the one the poll's signature names for this session, as for the 304:
+    # a kept fragment reads no session and no account, which are most of its cost. A
+    # render reads them (match_for), and answers the session's own person.
+    tag = conditional.etag(version, conditional.person(user_id))
     seen = fragments.viewers_of(pk, version)
-    view = seen and fragments.point_of_view(seen, request.user.pk)
+    view = seen and fragments.point_of_view(seen, user_id)
     if view:
         kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
         if kept is not None:
