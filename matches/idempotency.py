@@ -17,9 +17,10 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 
 from . import outside
+from .api.authentication import TokenAuthentication
 from .models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
@@ -47,12 +48,11 @@ def caller(request) -> str | None:
     person who sent it, and nobody fills the table with keys of their own."""
     if request.user.is_authenticated:
         return f"u{request.user.pk}"
-    scheme, _space, key = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "token" and key:
-        user_id = Token.objects.filter(key=key.strip()).values_list("user_id", flat=True).first()
-        if user_id is not None:
-            return f"u{user_id}"
-    return None
+    try:
+        found = TokenAuthentication().authenticate(request)  # the API's reading, kept
+    except AuthenticationFailed:
+        return None
+    return None if found is None else f"u{found[0].pk}"
 
 
 def kept(request, response) -> bool:

@@ -266,7 +266,7 @@ REST_FRAMEWORK = {
     # Token first: DRF takes the 401 challenge (WWW-Authenticate) from the first
     # class, and session authentication has none, which would turn 401 into 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "matches.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "EXCEPTION_HANDLER": "matches.api.base.exception_handler",

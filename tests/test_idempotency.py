@@ -45,6 +45,18 @@ def test_a_repeat_with_the_same_key_gets_the_first_answer_and_changes_nothing(ap
     assert Event.objects.filter(match=match, action=Event.ENTRY).count() == 1
 
 
+def test_a_tap_with_a_token_reads_the_token_once(api_as, match, rui):
+    from django.test.utils import CaptureQueriesContext
+
+    phone = api_as(rui)
+    with CaptureQueriesContext(connection) as reads:
+        answer = entry(phone, match, "tap-1")
+    assert answer.status_code == 201
+    # The key's caller and the view's person, one reading.
+    tokens = [read["sql"] for read in reads.captured_queries if '"authtoken_token"' in read["sql"]]
+    assert len(tokens) == 1
+
+
 def test_a_refusal_is_answered_again_the_same_way(api_as, match, rui, ze):
     entry(api_as(ze), match, "ze-1", side="b", games=2)
     refused = entry(api_as(rui), match, "rui-1")
