@@ -225,8 +225,8 @@ def settle():
         for path in Path(directory).rglob("*.html"):
             engine.get_template(path.relative_to(directory).as_posix())
     for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            translation.gettext("Sheet")
+        translation.activate(code)  # reads its catalogues
+    translation.deactivate()
     gc.freeze()
 
 
