@@ -4,10 +4,11 @@ The pages render a ``Sheet`` and the API serializes it, so both show the same
 names, numbers and offers. A member's own side is Nós and the other Eles; the
 host without a seat, and anyone watching, see the pairs' names instead.
 
-``read`` takes a match loaded by ``Match.objects.for_sheet()``; it adds a query
-to say what undo would take back, and one for the open requests for a seat,
-each only for someone who may act in the match. The readings beside it (a rubber in a
-list, a request for a seat, a history, a night) are in ``summaries.py``.
+``read`` takes a match loaded by ``Match.objects.for_sheet()``. For someone who may
+act in the match it also says what undo would take back and which requests for a seat
+are open: read with the sheet by ``for_sheet(acting=True)``, else a query each. The
+readings beside it (a rubber in a list, a request for a seat, a history, a night) are in
+``summaries.py``.
 """
 
 from dataclasses import dataclass, field

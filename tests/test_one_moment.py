@@ -16,15 +16,15 @@ from .pages import HTMX, browser, text
 pytestmark = pytest.mark.django_db(transaction=True)  # the change commits meanwhile
 
 
-def entered_meanwhile(match, who, *entries):
+def entered_meanwhile(match, who, *entries, before='FROM "matches_deal"'):
     """A wrapper of this connection's queries: just before each of the first readings
-    of the sheet's deals, the next of ``entries`` (``who``'s) is made and committed from
-    another connection. Says how many times the deals were read."""
+    of the sheet's deals (or what ``before`` names), the next of ``entries`` (``who``'s)
+    is made and committed from another connection. Says how many times it was read."""
     waiting = list(entries)
     reads = []
 
     def wrapper(execute, sql, params, many, context):
-        if 'FROM "matches_deal"' in sql:
+        if before in sql:
             reads.append(sql)
             if waiting:
                 thread = threading.Thread(target=enter, args=(waiting.pop(0),))
@@ -50,6 +50,20 @@ def test_a_change_committed_while_the_sheet_is_read_is_wholly_in_it(match, rui):
     assert len(reads) == 2
     assert read.version == 5
     assert [(deal.number, deal.a, deal.b) for deal in read.deal_list()] == [(1, 1, 0)]
+
+
+def test_what_undo_would_take_back_is_read_in_the_same_moment(match, rui):
+    # The entry comes in after the deals were read, before the changes undo looks back
+    # on: the sheet read again, deal and undo both of version 5.
+    wrapper, reads = entered_meanwhile(
+        match, rui, {"deal": 1, "side": "a", "games": 1}, before='FROM "matches_event"'
+    )
+    with connection.execute_wrapper(wrapper):
+        page = text(browser(rui).get(f"/matches/{match.pk}/sheet/", **HTMX))
+    assert len(reads) == 2
+    assert 'data-version="5"' in page
+    assert "Deal 2" in page
+    assert "Undo Rui's 1 for Nós in deal 1" in page
 
 
 def test_a_sheet_overtaken_at_every_reading_is_read_three_times_at_most(match, rui):

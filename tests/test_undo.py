@@ -75,3 +75,17 @@ def test_undo_after_end_is_refused(match, ze, maria):
 
     assert response.status_code == 409
     assert cells(match) == [(0, 1)]
+
+
+def test_an_undo_on_a_sheet_read_earlier_takes_back_the_entry_standing_now(match, ana, ze):
+    # A sheet read for someone who may act keeps what undo would look back on; a change
+    # made from it reads that again, under its lock.
+    match.record(ze, deal=1, side="b", games=1)
+    sheet = Match.objects.for_sheet(acting=True).get(pk=match.pk)
+    assert sheet.latest_entry().deal == 1
+    before = cells(match)
+    Match.objects.get(pk=match.pk).record(ana, deal=2, side="a", games=1)
+
+    sheet.undo(ana)
+
+    assert cells(match) == before  # Ana's deal 2 taken back, Zé's deal 1 left

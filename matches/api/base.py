@@ -228,7 +228,10 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     made it): nothing else comes in while it is read, and one reading is enough."""
     watching = watch_token is not None
     matches = Match.objects
-    match = matches.for_sheet().get(pk=pk) if changed else matches.one_sheet(pk=pk)
+    if changed:
+        match = matches.for_sheet(acting=not watching).get(pk=pk)
+    else:
+        match = matches.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)
     if watching:
         events = reverse("api-watch-events", args=[watch_token])

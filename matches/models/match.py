@@ -26,7 +26,7 @@ from .base import (
 )
 from .nights import Night
 from .playing import Playing
-from .queries import MatchQuerySet
+from .queries import AS_READ_FOR_SHEET, MatchQuerySet
 from .rows import Deal, Event, Seat
 from .seating import Seating
 
@@ -164,7 +164,10 @@ class Match(Playing, Seating, models.Model):
         already undone. A rubber's sheet changes are a few hundred at most: one read.
         """
         undone = 0
-        for event in self.events.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"):
+        events = getattr(self, "sheet_events", None)  # read with the sheet (for_sheet)
+        if events is None:
+            events = self.events.filter(action__in=Event.SHEET_ACTIONS).order_by("-id")
+        for event in events:
             if event.action == Event.CORRECTION:
                 return None
             if event.action == Event.UNDO:
@@ -180,6 +183,8 @@ class Match(Playing, Seating, models.Model):
     def _lock(self) -> None:
         """Read this match again with its row locked, and its seats; call inside
         transaction.atomic(). Until the commit nobody else changes either."""
+        for name in AS_READ_FOR_SHEET:  # what a change must read again, under the lock
+            self.__dict__.pop(name, None)
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
                 "host", "night"

@@ -2,7 +2,7 @@
 a person's history and its filters, and opening a new match."""
 
 from django.db import models, transaction
-from django.db.models import Exists, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -10,11 +10,16 @@ from django.utils.translation import gettext_lazy as _
 from .. import values
 from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
 from .nights import Night
-from .rows import Event, Seat
+from .rows import Event, Seat, SeatRequest
 
 # A table changes every few seconds and a sheet reads in milliseconds: a reading
 # overtaken once is rare, three times in a row a sheet no table could keep up with.
 READS_FOR_ONE_MOMENT = 3
+
+# What ``for_sheet(acting=True)`` reads for the viewers who may act, kept on the match
+# beside its prefetched rows (which refresh_from_db forgets, and these not: a change
+# drops them as it locks the match).
+AS_READ_FOR_SHEET = ("sheet_events", "open_requests")
 
 
 def seat_side():
@@ -33,18 +38,36 @@ class MatchQuerySet(models.QuerySet):
             return self.none()
         return self.filter(Q(host=user) | Q(seats__user=user)).distinct()
 
-    def for_sheet(self) -> "MatchQuerySet":
+    def for_sheet(self, *, acting=False) -> "MatchQuerySet":
         """Everything a sheet shows, in a fixed number of queries however long the
         match: the host, the night and the next rubber with the match, then its seats,
         its deals and its notes, and the next rubber's seats once there is one (a sheet
-        names people by their seats: no accounts are read)."""
-        return self.select_related("host", "night", "following").prefetch_related(
+        names people by their seats: no accounts are read).
+
+        With ``acting``, for someone who may act on it (its host or a member), also what
+        only they see: the changes an undo would look back on and the requests for a
+        seat still open (``Match.latest_entry``, ``Match.open_seat_requests``)."""
+        queryset = self.select_related("host", "night", "following").prefetch_related(
             "seats", "deals", "notes", "following__seats"
         )
+        if not acting:
+            return queryset
+        return queryset.prefetch_related(
+            Prefetch(
+                "events",
+                Event.objects.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"),
+                to_attr="sheet_events",
+            ),
+            Prefetch(
+                "seat_requests",
+                SeatRequest.objects.filter(answered_at__isnull=True).select_related("user"),
+                to_attr="open_requests",
+            ),
+        )
 
-    def one_sheet(self, **lookup):
-        """The one match ``lookup`` names, read with all its sheet shows (``for_sheet``)
-        as it stood at one moment, or None.
+    def one_sheet(self, *, acting=False, **lookup):
+        """The one match ``lookup`` names, read with all its sheet shows (``for_sheet``,
+        with ``acting``) as it stood at one moment, or None.
 
         The sheet comes in several queries, each seeing the newest commit, so a change
         committed between two of them would show its deal beside the score of the
@@ -53,7 +76,7 @@ class MatchQuerySet(models.QuerySet):
         came in meanwhile; then the sheet is read again. No lock is held between the
         queries: a read waits for nobody, and nobody waits for it."""
         for _attempt in range(READS_FOR_ONE_MOMENT):
-            match = self.for_sheet().filter(**lookup).first()
+            match = self.for_sheet(acting=acting).filter(**lookup).first()
             if match is None or self.model.objects.version(pk=match.pk) == match.version:
                 break
         return match

@@ -89,7 +89,10 @@ class Seating:
 
     def open_seat_requests(self) -> list[SeatRequest]:
         """The requests for a seat nobody has answered yet, oldest first, with their askers
-        (one query)."""
+        (one query, unless read with the sheet: ``for_sheet``)."""
+        kept = getattr(self, "open_requests", None)
+        if kept is not None:
+            return kept
         return list(self.seat_requests.filter(answered_at__isnull=True).select_related("user"))
 
     def _seat_for_host(self, by, position, what) -> Seat:

@@ -35,7 +35,7 @@ def match_for(request, pk, *, sheet=False):
     may see it: no second join. Without, the row a change starts from (the change reads
     it again under its lock)."""
     if sheet:
-        match = Match.objects.one_sheet(pk=pk)
+        match = Match.objects.one_sheet(pk=pk, acting=True)
         if match is None or not match.can_see(request.user):
             raise Http404
         return match
