@@ -7,8 +7,10 @@ the undo its author sees; the withdraw button on one's own notes: ``point_of_vie
 is anyone's, on a watch link; and by language; and by the request only in its CSRF token
 and its ETag (which names the person), which go in holes filled for each request. A
 version never changes once written, so a fragment kept under its version is never
-stale: the next change is a new key. Kept in this process ("sheets", in memory: see
-settings.CACHES), since rendering one costs less than fetching it from elsewhere.
+stale: the next change is a new key; nor is the reading they are rendered from
+(``keep_reading``), so each point of view after the first renders without reading the
+sheet again. Kept in this process ("sheets", in memory: see settings.CACHES), since
+rendering one costs less than fetching it from elsewhere.
 
 The phones told of one change ask at the same moment, before any of them has rendered
 it: ``first_at`` lets the first of a version's requests in this process read it while the
@@ -71,6 +73,22 @@ def point_of_view(seen, user_id) -> str | None:
         return None
     view = f"{side or '-'}{'h' if hosting else ''}{'u' if user_id == seen['latest'] else ''}"
     return f"{view}n{user_id}" if user_id in seen["authors"] else view
+
+
+# The reading they are rendered from ---------------------------------------------------
+
+
+def keep_reading(match) -> None:
+    """Keep ``match``, as read for the sheet of its host or a member
+    (``one_sheet(acting=True)``), under its version: the other points of view of that
+    version render from it in this process, and read only who asks."""
+    caches["sheets"].set(f"reading:{match.pk}:{match.version}", match)
+
+
+def reading_at(pk, version):
+    """Match ``pk`` as read at ``version`` by a request of this process, or None. Each
+    caller has a copy of its own (the cache keeps it pickled)."""
+    return caches["sheets"].get(f"reading:{pk}:{version}")
 
 
 # Keeping and serving ----------------------------------------------------------------

@@ -172,7 +172,11 @@ def _sheet_at(request, pk, version, user_id):
         kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
-    match = match_for(request, pk, sheet=True)
+    # Another point of view of this version rendered here already read the sheet.
+    match = fragments.reading_at(pk, version)
+    if match is None or not match.can_see(request.user):
+        match = match_for(request, pk, sheet=True)
+        fragments.keep_reading(match)
     sheet = read(match, request.user)
     following = rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
     if following is not None:
