@@ -22,6 +22,7 @@ import contextlib
 import threading
 
 from django.core.cache import caches
+from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -83,6 +84,12 @@ def keep_reading(match) -> None:
     (``one_sheet(acting=True)``), under its version: the other points of view of that
     version render from it in this process, and read only who asks."""
     caches["sheets"].set(f"reading:{match.pk}:{match.version}", match)
+
+
+def keep_reading_once_committed(match) -> None:
+    """``keep_reading`` for the reading a change answers with, in its transaction: once
+    that has committed (rolled back, its version is the next change's)."""
+    transaction.on_commit(lambda: keep_reading(match))
 
 
 def reading_at(pk, version):

@@ -220,3 +220,39 @@ def test_a_message_waiting_is_shown_by_a_render_of_its_own(match):
     request._messages.add(20, "Deal 1 corrected.")
     assert fragments.kept(request, name) is None
     assert len(get_messages(request)) == 1  # still waiting: nothing read them
+
+
+def test_the_phones_fetch_after_an_entry_from_the_reading_it_answered_with(
+    match, ana, ze, django_capture_on_commit_callbacks
+):
+    from rest_framework.test import APIClient
+
+    others = browser(ze)
+    url, _ = poll_of(others, match)
+    tapping = APIClient()
+    tapping.force_authenticate(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = tapping.post(
+            f"/api/matches/{match.pk}/entries/", {"deal": 1, "side": "a", "games": 1}, format="json"
+        )
+    assert answer.status_code == 201
+    with CaptureQueriesContext(connection) as queries:
+        seen_by_ze = text(fetched(others, url))
+    assert len(queries) == 3, [query["sql"] for query in queries]  # version, session, user
+    assert f'data-version="{answer.json()["version"]}"' in seen_by_ze
+    assert "Nós: 0 games, Eles: 1 game." in seen_by_ze
+
+
+def test_a_reading_of_a_change_rolled_back_is_not_kept(
+    match, ana, django_capture_on_commit_callbacks
+):
+    from django.db import transaction
+
+    from matches.views.playing import reading_after
+
+    with django_capture_on_commit_callbacks(execute=True) as kept, transaction.atomic():
+        match.record(ana, deal=1, side="a", games=1)
+        reading_after(match.pk)
+        transaction.set_rollback(True)
+    assert kept == []
+    assert fragments.reading_at(match.pk, match.version) is None

@@ -27,7 +27,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .. import conditional, limits, links, outside, values
+from .. import conditional, fragments, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
@@ -230,6 +230,8 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     matches = Match.objects
     if changed:
         match = matches.for_sheet(acting=not watching).get(pk=pk)
+        if not watching:
+            fragments.keep_reading_once_committed(match)  # the phones' fetches read it
     else:
         match = matches.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)
