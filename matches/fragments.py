@@ -15,7 +15,7 @@ rendering one costs less than fetching it from elsewhere.
 The phones told of one change ask at the same moment, before any of them has rendered
 it: ``first_at`` lets the first of a version's requests in this process read it while the
 others wait for it, briefly, and then find their fragment kept if their point of view is
-the same (the two players of the other side, say).
+the same (the two players of the other side, say), or its reading if it is not.
 """
 
 import contextlib
