@@ -4,6 +4,7 @@ telling a stranger nothing."""
 import re
 from html import unescape
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -120,3 +121,10 @@ def test_the_poll_answers_the_session_it_was_made_for_and_no_other(match, ana):
     assert elsewhere.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
     # Nobody: no cookies, the old page's URL and its ETag.
     assert browser().get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 404
+
+
+def test_the_version_of_a_match_is_read_whoever_asks_and_only_so(match, olga):
+    assert Match.objects.version_of(match.pk) == match.version
+    assert Match.objects.version_of(match.pk + 1000) is None
+    with pytest.raises(TypeError):
+        Match.objects.visible_to(olga).version_of(match.pk)  # would read past the filter

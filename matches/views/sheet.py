@@ -136,7 +136,7 @@ def _poll_etag(request, pk):
     view answers them 404."""
     user_id = _poll_viewer(request, pk)
     if user_id is not None:
-        version = Match.objects.version(pk=pk)
+        version = Match.objects.version_of(pk)
     else:
         user_id = request.user.pk
         version = Match.objects.visible_to(request.user).version(pk=pk)
