@@ -29,6 +29,8 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import get_language
 
+from .models import Match
+
 CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
 ETAG_HOLE = "\x00etag\x00"
 
@@ -86,10 +88,13 @@ def keep_reading(match) -> None:
     caches["sheets"].set(f"reading:{match.pk}:{match.version}", match)
 
 
-def keep_reading_once_committed(match) -> None:
-    """``keep_reading`` for the reading a change answers with, in its transaction: once
-    that has committed (rolled back, its version is the next change's)."""
+def reading_after_change(pk):
+    """Match ``pk`` read for its sheet in a change's transaction, after the change: the
+    reading its answer is made from, kept for the other phones' fetches once the change
+    has committed (rolled back, its version is the next change's)."""
+    match = Match.objects.for_sheet(acting=True).get(pk=pk)
     transaction.on_commit(lambda: keep_reading(match))
+    return match
 
 
 def reading_at(pk, version):

@@ -238,11 +238,9 @@ def test_a_reading_of_a_change_rolled_back_is_not_kept(
 ):
     from django.db import transaction
 
-    from matches.views.playing import reading_after
-
     with django_capture_on_commit_callbacks(execute=True) as kept, transaction.atomic():
         match.record(ana, deal=1, side="a", games=1)
-        reading_after(match.pk)
+        fragments.reading_after_change(match.pk)
         transaction.set_rollback(True)
     assert kept == []
     assert fragments.reading_at(match.pk, match.version) is None

@@ -225,15 +225,13 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
 
     Read as of one moment (``one_sheet``); with ``changed``, as the answer to a change
     in the change's own transaction (``endpoint``), which locked the match's row (or
-    made it): nothing else comes in while it is read, and one reading is enough."""
+    made it): nothing else comes in while it is read, and one reading is enough, kept for
+    the other phones' fetches (``fragments.reading_after_change``)."""
     watching = watch_token is not None
-    matches = Match.objects
     if changed:
-        match = matches.for_sheet(acting=not watching).get(pk=pk)
-        if not watching:
-            fragments.keep_reading_once_committed(match)  # the phones' fetches read it
+        match = fragments.reading_after_change(pk)
     else:
-        match = matches.one_sheet(pk=pk, acting=not watching)
+        match = Match.objects.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)
     if watching:
         events = reverse("api-watch-events", args=[watch_token])

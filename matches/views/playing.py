@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import fragments, posted, rules, values
-from ..models import Match, explain
+from ..models import explain
 from ..sheet import read
 from .answers import alert, bad_form, go, refused
 from .sheet import match_for, page_context, rubber_to_follow, sheet_context, with_etag
@@ -27,14 +27,6 @@ def sheet_fragment(request, sheet, *, notice=None, answer_in="#messages", **extr
     context.update(extra, notice=notice, answer_in=answer_in.lstrip("#"))
     template = "matches/match.html#changed" if notice is not None else "matches/match.html#sheet"
     return with_etag(render(request, template, context), context)
-
-
-def reading_after(pk):
-    """Match ``pk`` read for its sheet in the change's transaction, after the change:
-    the answer's, and the other phones' once it commits (``fragments``)."""
-    match = Match.objects.for_sheet(acting=True).get(pk=pk)
-    fragments.keep_reading_once_committed(match)
-    return match
 
 
 def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
@@ -55,13 +47,13 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
             return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
         changed = None
         if callable(notice):  # words that need the sheet as the change left it
-            changed = read(reading_after(pk), request.user)
+            changed = read(fragments.reading_after_change(pk), request.user)
             notice = notice(changed)
         if not request.htmx:
             if notice:
                 messages.success(request, notice)
             return redirect("match", pk=pk)
-        changed = changed or read(reading_after(pk), request.user)
+        changed = changed or read(fragments.reading_after_change(pk), request.user)
         # The change started the next rubber (a club's series plays on by itself): the
         # phone goes there, as its poll would take it.
         following = rubber_to_follow(request, changed) if changed.next else None
