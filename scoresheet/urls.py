@@ -10,11 +10,13 @@ admin_login = limits.limit_posts(limits.LoginThrottle, too_many)(admin.site.logi
 urlpatterns = [
     path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
-    path("api/", include("tournaments.api_urls")),
+    # The sheets first: their poll and their API are most of the traffic (no path of
+    # one app is another's, so the order says nothing else).
     path("api/", include("matches.api.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("tournaments.urls")),
+    path("api/", include("tournaments.api_urls")),
     path("", include("matches.urls")),
+    path("", include("tournaments.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 handler400 = "matches.views.answers.bad_request"

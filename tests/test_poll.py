@@ -102,6 +102,39 @@ def test_an_old_signature_polls_the_whole_way(match, ana, monkeypatch):
     assert any("django_session" in query["sql"] for query in queries)
 
 
+def test_a_signature_is_checked_once_in_a_process(match, ana, monkeypatch):
+    """A page polls with one signature all day: its check is remembered, and its age
+    still counts at every poll."""
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    checked = []
+    loads = sheet_views.signing.loads
+    monkeypatch.setattr(
+        sheet_views.signing, "loads", lambda *a, **k: checked.append(a) or loads(*a, **k)
+    )
+    for _ in range(3):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    assert len(checked) <= 1
+    monkeypatch.setattr(sheet_views, "POLL_TOKEN_AGE", -1)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    assert any("django_session" in query["sql"] for query in queries)
+
+
+def test_a_signature_without_its_time_polls_the_whole_way(match, ana):
+    """A page signed before signatures said when (open across a release) still polls."""
+    client = browser(ana)
+    url, etag = poll_of(client, match)
+    mark = sheet_views._session_mark(client.get(url, **HTMX).wsgi_request)
+    old = sheet_views.signing.dumps([match.pk, ana.pk, mark], salt=sheet_views.POLL_SALT)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(
+            f"/matches/{match.pk}/sheet/?t={old}", HTTP_IF_NONE_MATCH=etag, **HTMX
+        )
+    assert response.status_code == 304
+    assert any("django_session" in query["sql"] for query in queries)
+
+
 def test_only_the_poll_sends_the_sheets_etag(match, ana):
     """The sheet's forms post without the poll's If-None-Match: the sheet carries its
     ETag as data (app.js gives it to the poll alone), and no element inherits it."""
