@@ -10,10 +10,11 @@ admin_login = limits.limit_posts(limits.LoginThrottle, too_many)(admin.site.logi
 urlpatterns = [
     path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
-    # The sheets first: their poll and their API are most of the traffic (no path of
-    # one app is another's, so the order says nothing else).
-    path("api/", include("matches.api.urls")),
     path("api/", include("tournaments.api_urls")),
+    # Last under /api/: its JSON answer for any other path there.
+    path("api/", include("matches.api.urls")),
+    # The sheets' pages before the tournaments': their poll is most of the traffic (no
+    # path of one is the other's, so the order says nothing else).
     path("", include("matches.urls")),
     path("", include("tournaments.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
