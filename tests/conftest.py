@@ -1,5 +1,6 @@
 """The cast: host Ana, her partner Rui, opponents Zé and Maria, outsider Olga."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from .servers import (
     database_url,
     postgresql_bin,
     production_env,
+    until_closed,
 )
 
 # Playwright's sync API runs an event loop in the test thread, beside live_server.
@@ -246,36 +248,41 @@ APP_ENV = {
 }
 
 
-def _suite_database():
+def _suite_database(named):
     if connection.vendor != "postgresql":
         pytest.skip("bin/run serves the suite's database only on PostgreSQL (bin/test runs it)")
-    return database_url(connection.settings_dict)
+    return database_url(connection.settings_dict, named=named)
+
+
+@contextlib.contextmanager
+def serving_the_suite(django_db_blocker, named, *args):
+    """``bin/run`` (with ``args``) on the suite's database, its connections ``named``;
+    once stopped, until PostgreSQL has closed them (the suite drops its database next)."""
+    with django_db_blocker.unblock():
+        database = _suite_database(named)
+    server = BinRun(database, *args, env=APP_ENV)
+    try:
+        yield server.wait_ready()
+    finally:
+        server.stop()
+        with django_db_blocker.unblock():
+            until_closed(connection, named)
 
 
 @pytest.fixture(scope="session")
 def app_server(django_db_setup, django_db_blocker):
     """``bin/run`` serving the suite's database: the production server and settings,
     over plain http, as a person starts it."""
-    with django_db_blocker.unblock():
-        database = _suite_database()
-    server = BinRun(database, env=APP_ENV)
-    try:
-        yield server.wait_ready()
-    finally:
-        server.stop()
+    with serving_the_suite(django_db_blocker, "suite-bin-run") as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
 def debug_server(django_db_setup, django_db_blocker):
     """``bin/run --debug``: Django's development server with DEBUG on, on the suite's
     database."""
-    with django_db_blocker.unblock():
-        database = _suite_database()
-    server = BinRun(database, "--debug", env=APP_ENV)
-    try:
-        yield server.wait_ready()
-    finally:
-        server.stop()
+    with serving_the_suite(django_db_blocker, "suite-bin-run-debug", "--debug") as server:
+        yield server
 
 
 def _serving(server, settings):

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,15 +33,38 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def database_url(settings_dict):
-    """A DATABASE_URL naming the same PostgreSQL database as Django's settings_dict."""
-    return "postgres://{user}:{password}@{host}:{port}/{name}".format(
+def database_url(settings_dict, *, named=None):
+    """A DATABASE_URL naming the same PostgreSQL database as Django's settings_dict;
+    with ``named``, its connections say so (PostgreSQL's application_name), for
+    ``until_closed``."""
+    url = "postgres://{user}:{password}@{host}:{port}/{name}".format(
         user=quote(settings_dict["USER"], safe=""),
         password=quote(settings_dict["PASSWORD"] or "", safe=""),
         host=settings_dict["HOST"] or "127.0.0.1",
         port=settings_dict["PORT"] or 5432,
         name=quote(settings_dict["NAME"], safe=""),
     )
+    return f"{url}?{urlencode({'application_name': named})}" if named else url
+
+
+def until_closed(connection, named, timeout=10.0):
+    """Until PostgreSQL has ended every session called ``named`` on the database of
+    ``connection`` (Django's), or ``timeout`` seconds. A stopped server's sessions end
+    a moment after its processes do, and the suite drops its database at the end:
+    PostgreSQL refuses while one is still open."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while True:
+            # Within a transaction PostgreSQL answers from one snapshot of its sessions.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name = %s",
+                [named],
+            )
+            if cursor.fetchone()[0] == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
 
 
 def production_env(database, **extra):

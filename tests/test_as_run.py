@@ -39,6 +39,21 @@ def test_bin_run_starts_without_noise_and_serves_production_pages(app_server):
     assert "django-htmx.js" not in home
 
 
+def test_the_suites_bin_run_names_its_connections(app_server, django_db_blocker):
+    """Its sessions are found by name once it stops (``servers.until_closed``), before
+    the suite drops its database: they must carry it."""
+    from django.db import connection
+
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(f"{app_server.url}/matches/999999/", timeout=10)  # a query
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = 'suite-bin-run'"
+        )
+        assert cursor.fetchone()[0] >= 1
+
+
 def test_with_debug_on_no_script_puts_a_refusal_in_place_of_the_page(settings, db):
     settings.DEBUG = True
     page = text(browser().get("/"))

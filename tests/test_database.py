@@ -62,3 +62,41 @@ def test_prepared_statements_can_be_turned_off_for_a_pooler():
     assert "DATABASE_PREPARED must be true or false" in database_options(
         DATABASE_URL=url, DATABASE_PREPARED="maybe"
     )
+
+
+@pytest.mark.django_db
+def test_the_suite_waits_until_a_stopped_servers_sessions_are_closed():
+    """What a server of the suite's database leaves open when it stops is waited for
+    (``servers.until_closed``) before the suite drops the database, which PostgreSQL
+    refuses while a session is open."""
+    if connection.vendor != "postgresql":
+        pytest.skip("sessions by name are PostgreSQL's")
+    import threading
+    import time
+
+    import psycopg
+
+    from .servers import until_closed
+
+    params = {**connection.get_connection_params(), "application_name": "suite-closing"}
+    for django_only in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(django_only, None)
+    lingering = psycopg.connect(**params)
+    threading.Timer(0.3, lingering.close).start()
+    began = time.monotonic()
+    until_closed(connection, "suite-closing")
+    assert time.monotonic() - began >= 0.25
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'suite-closing'"
+        )
+        assert cursor.fetchone()[0] == 0
+
+    kept = psycopg.connect(**params)
+    try:
+        began = time.monotonic()
+        until_closed(connection, "suite-closing", timeout=0.2)  # bounded: it goes on
+        assert 0.2 <= time.monotonic() - began < 2
+    finally:
+        kept.close()

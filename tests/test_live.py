@@ -23,10 +23,11 @@ from matches.models import Match
 
 from .conftest import make_user
 from .live import Stream
-from .servers import Gunicorn, database_url, request, sqlite_database
+from .servers import Gunicorn, database_url, request, sqlite_database, until_closed
 
 HEARTBEAT_MS = 400  # the servers' heartbeat here: an idle stream is heard from quickly
 LIVE = {"LIVE_HEARTBEAT_MS": str(HEARTBEAT_MS), "RATE_LIMIT_GUEST": ""}
+INSTANCES = "suite-instances"  # what the instances' connections call themselves
 
 
 # What goes on the wire --------------------------------------------------------------
@@ -168,13 +169,15 @@ def instances(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         if connection.vendor != "postgresql":
             pytest.skip("instances share a database on PostgreSQL (bin/test runs this on it)")
-        database = database_url(connection.settings_dict)
+        database = database_url(connection.settings_dict, named=INSTANCES)
     servers = [Gunicorn(database, workers=1, threads=2, env=LIVE) for _ in range(2)]
     try:
         yield [server.wait_ready().port for server in servers]
     finally:
         for server in servers:
             server.stop()
+        with django_db_blocker.unblock():
+            until_closed(connection, INSTANCES)
 
 
 @pytest.fixture
