@@ -110,8 +110,9 @@ def test_each_person_has_their_own_fragment_rendered_from_one_reading(match, ana
     fetched(mine, mine_url)
     with CaptureQueriesContext(connection) as queries:
         seen_by_ze = text(fetched(theirs, theirs_url))
-    # The version, then who asks (the render's CSRF token): the sheet as Ana's read it.
-    assert len(queries) == 3, [query["sql"] for query in queries]  # version, session, user
+    # The version alone: the poll's signature says who asks, and the sheet is Ana's
+    # reading. Neither the session nor the account is read.
+    assert len(queries) == 1, [query["sql"] for query in queries]
     assert "Nós: 0 games, Eles: 1 game." in seen_by_ze  # Ze's side is his Nós
     assert 'id="undo"' not in seen_by_ze  # Rui's entry: his and the host's to undo
     assert f'data-version="{match.version}"' in seen_by_ze
@@ -228,7 +229,7 @@ def test_the_phones_fetch_after_an_entry_from_the_reading_it_answered_with(
     assert answer.status_code == 201
     with CaptureQueriesContext(connection) as queries:
         seen_by_ze = text(fetched(others, url))
-    assert len(queries) == 3, [query["sql"] for query in queries]  # version, session, user
+    assert len(queries) == 1, [query["sql"] for query in queries]  # the version
     assert f'data-version="{answer.json()["version"]}"' in seen_by_ze
     assert "Nós: 0 games, Eles: 1 game." in seen_by_ze
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import condition, require_GET
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, fragments, limits, rules
-from ..models import Match, watch_link_gone
+from ..models import Match, User, watch_link_gone
 from ..sheet import read
 from ..standings import tally
 from .answers import not_found, too_many
@@ -47,27 +47,29 @@ def match_for(request, pk, *, sheet=False):
     return match
 
 
-def sheet_context(request, sheet, *, watch_token=None, night_version=None):
+def sheet_context(request, sheet, *, viewer=None, watch_token=None, night_version=None):
     """What the sheet's templates need beside the reading: its event stream, and the
     poll that fetches the sheet when the stream says it changed (or, where no stream
-    is heard, every ``SHEET_POLL_MS``). A watch screen follows the link it was opened
-    with (``watch_token``), which follows the night: its stream is the night's, from
-    ``night_version``, and its poll says which rubber the screen shows."""
+    is heard, every ``SHEET_POLL_MS``), for ``viewer`` (the request's user unless
+    said). A watch screen follows the link it was opened with (``watch_token``), which
+    follows the night: its stream is the night's, from ``night_version``, and its poll
+    says which rubber the screen shows."""
     if sheet.watching:
-        viewer = conditional.screen(sheet.id, night_version)
+        shown_to = conditional.screen(sheet.id, night_version)
         poll_url = reverse("watch_sheet", args=[watch_token])
         poll_url = f"{poll_url}?{urlencode({'rubber': sheet.id})}"
         events_url = reverse("api-watch-events", args=[watch_token])
         since = night_version
     else:
-        viewer = conditional.person(request.user.pk)
-        signature = _poll_signature(request, sheet.id)
+        user_id = (viewer or request.user).pk
+        shown_to = conditional.person(user_id)
+        signature = _poll_signature(request, sheet.id, user_id)
         poll_url = f"{reverse('sheet', args=[sheet.id])}?{urlencode({'t': signature})}"
         events_url = reverse("api-match-events", args=[sheet.id])
         since = sheet.version
     return {
         "sheet": sheet,
-        "etag": conditional.etag(sheet.version, viewer),
+        "etag": conditional.etag(sheet.version, shown_to),
         "poll_url": poll_url,
         "poll_ms": settings.SHEET_POLL_MS,
         "events_url": f"{events_url}?{urlencode({'since': since})}",
@@ -113,9 +115,9 @@ def _session_mark(request) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
-def _poll_signature(request, match_id) -> str:
+def _poll_signature(request, match_id, user_id) -> str:
     signed_at = int(time.time())
-    claim = [match_id, request.user.pk, _session_mark(request), signed_at]
+    claim = [match_id, user_id, _session_mark(request), signed_at]
     return signing.dumps(claim, salt=POLL_SALT)
 
 
@@ -153,11 +155,13 @@ def _poll_etag(request, pk):
     user_id = _poll_viewer(request, pk)
     if user_id is not None:
         version = Match.objects.version_of(pk)
+        viewer = User(pk=user_id)
     else:
-        user_id = request.user.pk
-        version = Match.objects.visible_to(request.user).version(pk=pk)
+        viewer = request.user
+        user_id = viewer.pk
+        version = Match.objects.visible_to(viewer).version(pk=pk)
     # The view's too: one read of the version a poll, and the person who asks.
-    request.sheet_version, request.sheet_viewer = version, user_id
+    request.sheet_version, request.sheet_viewer = version, viewer
     return None if version is None else conditional.etag(version, conditional.person(user_id))
 
 
@@ -168,42 +172,46 @@ def sheet(request, pk):
     fragment (as rendered for this person at this version, when it was: ``fragments``).
     Once the next rubber has started, the phone goes there by itself."""
     # Read by _poll_etag, for the 304.
-    version, user_id = request.sheet_version, request.sheet_viewer
+    version, viewer = request.sheet_version, request.sheet_viewer
     # The phones told of a change ask at once: one reads it, and those of its point of
     # view find it kept.
     with fragments.first_at(fragments.key("reading", pk, version)):
-        return _sheet_at(request, pk, version, user_id)
+        return _sheet_at(request, pk, version, viewer)
 
 
-def _sheet_at(request, pk, version, user_id):
+def _sheet_at(request, pk, version, viewer):
+    # The person is the one the poll's signature names for this session, as for the
+    # 304 (``viewer``: an account known by its id alone, all a sheet asks of a viewer),
+    # or else the session's. A signed poll reads no session and no account, which were
+    # most of a kept fragment's cost and a good part of a render's.
+    tag = conditional.etag(version, conditional.person(viewer.pk))
     # Kept once rendered at this version for someone with the same point of view, which
-    # says whether this person may see it (who sits where is part of the version). The
-    # person is the one the poll's signature names for this session, as for the 304:
-    # a kept fragment reads no session and no account, which are most of its cost. A
-    # render reads them (match_for), and answers the session's own person.
-    tag = conditional.etag(version, conditional.person(user_id))
+    # says whether this person may see it (who sits where is part of the version).
     seen = fragments.viewers_of(pk, version)
-    view = seen and fragments.point_of_view(seen, user_id)
+    view = seen and fragments.point_of_view(seen, viewer.pk)
     if view:
         kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
     # Another point of view of this version rendered here already read the sheet.
     match = fragments.reading_at(pk, version)
-    if match is None or not match.can_see(request.user):
-        match = match_for(request, pk, sheet=True)
-        fragments.keep_reading(match)
-    sheet = read(match, request.user)
-    following = rubber_to_follow(request, sheet) if request.htmx and sheet.next else None
+    if match is None:
+        match = Match.objects.one_sheet(pk=pk, acting=True)
+        if match is not None:
+            fragments.keep_reading(match)
+    if match is None or not match.can_see(viewer):
+        raise Http404
+    sheet = read(match, viewer)
+    following = rubber_to_follow(request, sheet, viewer) if request.htmx and sheet.next else None
     if following is not None:
         # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
         # match #queue names, read once as the page loads, and the service worker
         # keeps the sheets of page loads for a phone gone offline.
         return HttpResponseClientRedirect(reverse("match", args=[following]))
-    context = sheet_context(request, sheet)
+    context = sheet_context(request, sheet, viewer=viewer)
     seen = fragments.viewers(match, sheet)
     fragments.remember_viewers(pk, sheet.version, seen)
-    view = fragments.point_of_view(seen, request.user.pk)
+    view = fragments.point_of_view(seen, viewer.pk)
     # A rubber with a next is closed, and where its phones go depends on more than it.
     name = fragments.key("sheet", pk, sheet.version, view)
     response = fragments.rendered(request, name, "matches/match.html#sheet", context,
@@ -211,12 +219,13 @@ def _sheet_at(request, pk, version, user_id):
     return with_etag(response, context)
 
 
-def rubber_to_follow(request, sheet):
+def rubber_to_follow(request, sheet, viewer=None):
     """Where a phone whose rubber has a next goes by itself: the newest rubber of the
-    night it may see (a phone asleep through two rematches goes to the last); None if
-    that is this one, and it keeps the old sheet with its message."""
+    night ``viewer`` (the request's user unless said) may see (a phone asleep through
+    two rematches goes to the last); None if that is this one, and it keeps the old
+    sheet with its message."""
     newest = (
-        Match.objects.visible_to(request.user)
+        Match.objects.visible_to(viewer or request.user)
         .filter(night_id=sheet.night)
         .order_by("-created", "-id")
         .values_list("pk", flat=True)
