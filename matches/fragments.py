@@ -29,8 +29,6 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import get_language
 
-from .models import Match
-
 CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
 ETAG_HOLE = "\x00etag\x00"
 
@@ -88,11 +86,12 @@ def keep_reading(match) -> None:
     caches["sheets"].set(f"reading:{match.pk}:{match.version}", match)
 
 
-def reading_after_change(pk):
-    """Match ``pk`` read for its sheet in a change's transaction, after the change: the
-    reading its answer is made from, kept for the other phones' fetches once the change
-    has committed (rolled back, its version is the next change's)."""
-    match = Match.objects.for_sheet(acting=True).get(pk=pk)
+def reading_after_change(match):
+    """``match`` read for its sheet as the change just made to it left it, in the
+    change's transaction (``Match.as_changed``): the reading its answer is made from,
+    kept for the other phones' fetches once the change has committed (rolled back, its
+    version is the next change's)."""
+    match = match.as_changed()
     transaction.on_commit(lambda: keep_reading(match))
     return match
 

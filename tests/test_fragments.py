@@ -241,7 +241,7 @@ def test_a_reading_of_a_change_rolled_back_is_not_kept(
 
     with django_capture_on_commit_callbacks(execute=True) as kept, transaction.atomic():
         match.record(ana, deal=1, side="a", games=1)
-        fragments.reading_after_change(match.pk)
+        fragments.reading_after_change(match)
         transaction.set_rollback(True)
     assert kept == []
     assert fragments.reading_at(match.pk, match.version) is None

@@ -219,17 +219,18 @@ def valid(body, request):
 VARY = ("Authorization", "Cookie")
 
 
-def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, changed=False):
+def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, changed=None):
     """Match ``pk``'s sheet as this caller sees it (``sheet.read``), with its ETag and
     its event stream; with ``watch_token``, as that watch link shows it to anyone.
 
-    Read as of one moment (``one_sheet``); with ``changed``, as the answer to a change
-    in the change's own transaction (``endpoint``), which locked the match's row (or
-    made it): nothing else comes in while it is read, and one reading is enough, kept for
-    the other phones' fetches (``fragments.reading_after_change``)."""
+    Read as of one moment (``one_sheet``); with ``changed``, the match a change was
+    just made to, as the answer to that change in its own transaction (``endpoint``),
+    which locked the match's row (or made it): nothing else comes in, and the reading
+    the change took under its lock, or one reading after it, is enough, kept for the
+    other phones' fetches (``fragments.reading_after_change``)."""
     watching = watch_token is not None
-    if changed:
-        match = fragments.reading_after_change(pk)
+    if changed is not None:
+        match = fragments.reading_after_change(changed)
     else:
         match = Match.objects.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)
@@ -256,4 +257,4 @@ def act(request, id, change, body=Nothing, status=status.HTTP_200_OK):
     if "version" in data and data["version"] is None:
         data["version"] = conditional.seen_version(request)
     change(match, **data)
-    return sheet_answer(request, match.pk, status, changed=True)
+    return sheet_answer(request, match.pk, status, changed=match)

@@ -91,7 +91,7 @@ def _start(request):
         night_name=data["night_name"],
         place=data["place"],
     )
-    return sheet_answer(request, match.pk, status.HTTP_201_CREATED, changed=True)
+    return sheet_answer(request, match.pk, status.HTTP_201_CREATED, changed=match)
 
 
 @answers(200, MatchSerializer, 401, 404, not_modified=True)
@@ -152,7 +152,7 @@ def rematch(request, id):
     data = valid(RematchSerializer, request)
     version = data["version"] or conditional.seen_version(request)
     following = match.rematch(request.user, seats=data["seats"], version=version)
-    return sheet_answer(request, following.pk, status.HTTP_201_CREATED, changed=True)
+    return sheet_answer(request, following.pk, status.HTTP_201_CREATED, changed=following)
 
 
 @answers(200, NightSerializer, 401, 404)

@@ -26,7 +26,7 @@ from .base import (
 )
 from .nights import Night
 from .playing import Playing
-from .queries import AS_READ_FOR_SHEET, MatchQuerySet
+from .queries import AS_READ_FOR_SHEET, MatchQuerySet, sheet_rows
 from .rows import Deal, Event, Seat
 from .seating import Seating
 
@@ -180,9 +180,14 @@ class Match(Playing, Seating, models.Model):
 
     # Changing ------------------------------------------------------------
 
-    def _lock(self) -> None:
+    def _lock(self, *, sheet=False) -> None:
         """Read this match again with its row locked, and its seats; call inside
-        transaction.atomic(). Until the commit nobody else changes either."""
+        transaction.atomic(). Until the commit nobody else changes either.
+
+        With ``sheet``, read all its sheet shows to those who may act, as
+        ``for_sheet(acting=True)`` reads it: a change that keeps that reading as it
+        changes (an entry, a redeal: the deal it writes, ``_wrote``, and its event)
+        answers from it (``as_changed``) instead of reading the sheet a second time."""
         for name in AS_READ_FOR_SHEET:  # what a change must read again, under the lock
             self.__dict__.pop(name, None)
         self.refresh_from_db(
@@ -190,10 +195,29 @@ class Match(Playing, Seating, models.Model):
                 "host", "night"
             )
         )
-        prefetch_related_objects([self], "seats")
+        prefetch_related_objects([self], *(sheet_rows(acting=True) if sheet else ["seats"]))
+        self._sheet_kept = sheet
+
+    def _wrote(self, row: Deal) -> None:
+        """``row``, the deal a change just saved, in the deals read under the lock
+        (``_lock(sheet=True)``), where a new deal is not yet: the deals are the sheet's
+        again, as the database has them now."""
+        deals = self._prefetched_objects_cache.get("deals")
+        if deals is not None and row not in deals:
+            # The prefetched queryset's rows, which the manager's all() answers.
+            deals._result_cache.append(row)
+
+    def as_changed(self) -> "Match":
+        """This match read for its sheet as its latest change left it, in that change's
+        transaction: the reading the change took under its lock and kept up
+        (``_lock(sheet=True)``) while the rubber plays on, or else read again (a rubber
+        over may have started its next: a club's series)."""
+        if getattr(self, "_sheet_kept", False):
+            return self
+        return Match.objects.for_sheet(acting=True).get(pk=self.pk)
 
     def _log(self, by, action, *, deal=None, before=None, after=None) -> None:
-        Event.objects.create(
+        event = Event.objects.create(
             match=self,
             by=by if by and by.is_authenticated else None,
             action=action,
@@ -201,6 +225,8 @@ class Match(Playing, Seating, models.Model):
             before=before,
             after=after,
         )
+        if action in Event.SHEET_ACTIONS and "sheet_events" in self.__dict__:
+            self.sheet_events.insert(0, event)  # newest first, as read
 
     def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):
         """Bump the version and write the event for one change; after a change to
@@ -226,6 +252,8 @@ class Match(Playing, Seating, models.Model):
             ]
         )
         self._log(by, action, deal=deal, before=before, after=after)
+        if self.status != self.IN_PLAY:
+            self._sheet_kept = False
         if self.status != self.IN_PLAY and action in Event.FINISHING:
             # What comes next at this table may start with it (a club's series, say).
             signals.rubber_finished.send(sender=Match, match=self, by=by)

@@ -31,6 +31,28 @@ def _seated(user_id):
     return Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).annotate(side=seat_side())
 
 
+def sheet_rows(*, acting=False) -> list:
+    """The rows a sheet reads beside its match's (``for_sheet``), as lookups for
+    ``prefetch_related``: its seats, deals and notes, the next rubber's seats, and with
+    ``acting`` what undo would look back on and the open requests for a seat. A change
+    that answers with the sheet reads the same under its lock (``Match._lock``)."""
+    rows = ["seats", "deals", "notes", "following__seats"]
+    if acting:
+        rows += [
+            Prefetch(
+                "events",
+                Event.objects.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"),
+                to_attr="sheet_events",
+            ),
+            Prefetch(
+                "seat_requests",
+                SeatRequest.objects.filter(answered_at__isnull=True).select_related("user"),
+                to_attr="open_requests",
+            ),
+        ]
+    return rows
+
+
 class MatchQuerySet(models.QuerySet):
     def visible_to(self, user) -> "MatchQuerySet":
         """Matches the user hosts or holds a seat in."""
@@ -47,22 +69,8 @@ class MatchQuerySet(models.QuerySet):
         With ``acting``, for someone who may act on it (its host or a member), also what
         only they see: the changes an undo would look back on and the requests for a
         seat still open (``Match.latest_entry``, ``Match.open_seat_requests``)."""
-        queryset = self.select_related("host", "night", "following").prefetch_related(
-            "seats", "deals", "notes", "following__seats"
-        )
-        if not acting:
-            return queryset
-        return queryset.prefetch_related(
-            Prefetch(
-                "events",
-                Event.objects.filter(action__in=Event.SHEET_ACTIONS).order_by("-id"),
-                to_attr="sheet_events",
-            ),
-            Prefetch(
-                "seat_requests",
-                SeatRequest.objects.filter(answered_at__isnull=True).select_related("user"),
-                to_attr="open_requests",
-            ),
+        return self.select_related("host", "night", "following").prefetch_related(
+            *sheet_rows(acting=acting)
         )
 
     def one_sheet(self, *, acting=False, **lookup):

@@ -47,13 +47,13 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
             return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
         changed = None
         if callable(notice):  # words that need the sheet as the change left it
-            changed = read(fragments.reading_after_change(pk), request.user)
+            changed = read(fragments.reading_after_change(match), request.user)
             notice = notice(changed)
         if not request.htmx:
             if notice:
                 messages.success(request, notice)
             return redirect("match", pk=pk)
-        changed = changed or read(fragments.reading_after_change(pk), request.user)
+        changed = changed or read(fragments.reading_after_change(match), request.user)
         # The change started the next rubber (a club's series plays on by itself): the
         # phone goes there, as its poll would take it.
         following = rubber_to_follow(request, changed) if changed.next else None
