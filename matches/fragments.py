@@ -82,8 +82,11 @@ def point_of_view(seen, user_id) -> str | None:
 def keep_reading(match) -> None:
     """Keep ``match``, as read for the sheet of its host or a member
     (``one_sheet(acting=True)``), under its version: the other points of view of that
-    version render from it in this process, and read only who asks."""
-    caches["sheets"].set(f"reading:{match.pk}:{match.version}", match)
+    version render from it in this process, and read only who asks. A version's reading
+    never changes: one kept already stays."""
+    name = f"reading:{match.pk}:{match.version}"
+    if not caches["sheets"].has_key(name):
+        caches["sheets"].set(name, match)
 
 
 def reading_after_change(match):

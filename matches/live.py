@@ -11,19 +11,28 @@ A notice says which match changed, its night and its new version. A stream liste
 a topic, a sheet's (``match <id>``) or a night's (``night <id>``, which its watch link
 follows), and its own code (``api/events.py``) decides what to send: a stream carries
 versions, never what the sheet shows, so the one reading of a sheet stays the one
-reading. A notice can be lost (the listening connection drops and comes back): then
+reading. Between processes, a notice of an entry or a redeal also carries the sheet as
+read by that change, so the process whose phones fetch it next need not read it again.
+A notice can be lost (the listening connection drops and comes back): then
 every ``RESYNC`` seconds one query per process reads the versions of every sheet and
 night it holds streams for, and a stream behind is told at once.
 """
 
 import asyncio
+import base64
+import functools
+import hashlib
 import json
 import logging
+import pickle
 import random
+import zlib
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
+import django
 from django.conf import settings
+from django.core import signing
 from django.db import close_old_connections, connection, transaction
 
 CHANNEL = "squarescores"
@@ -55,11 +64,14 @@ def night_topic(night_id):
 def announce(match, *, seats=False):
     """After the transaction under way commits, tell every stream of ``match`` and of
     its night that it is at its new version. ``seats``: who sits at the table changed,
-    so a stream checks that its reader may still read it."""
-    notice = json.dumps(
-        {"match": match.pk, "night": match.night_id, "version": match.version, "seats": seats}
-    )
-    transaction.on_commit(lambda: _send(notice))
+    so a stream checks that its reader may still read it.
+
+    On PostgreSQL the notice also carries the sheet as the change left it, when the
+    change read it whole (an entry, a redeal: ``Match.whole_sheet``): the other server
+    processes, whose phones fetch that version next, have it from the notice instead
+    of reading it from the database (``sheet_in``)."""
+    change = {"match": match.pk, "night": match.night_id, "version": match.version, "seats": seats}
+    transaction.on_commit(lambda: _send(json.dumps({**change, **_sheet_of(match, change)})))
 
 
 def announce_topic(topic, version):
@@ -68,6 +80,46 @@ def announce_topic(topic, version):
     for itself what changed."""
     notice = json.dumps({"topic": list(topic), "version": version})
     transaction.on_commit(lambda: _send(notice))
+
+
+# The sheet in a notice: the match as read for its sheet, pickled, compressed and signed
+# with the SECRET_KEY (only the app's own processes make one), under a salt that names
+# the shape of what is pickled, so a process of another release ignores it. PostgreSQL
+# takes a payload under 8000 bytes: a longer sheet is read from the database as before.
+LARGEST_NOTICE = 7800
+
+
+@functools.cache
+def _sheet_salt():
+    from .models import Deal, Event, Match, Night, RevokeNote, Seat, SeatRequest, User
+
+    shapes = [
+        f"{model._meta.label}:{','.join(field.attname for field in model._meta.concrete_fields)}"
+        for model in (Match, Night, User, Seat, Deal, RevokeNote, Event, SeatRequest)
+    ]
+    digest = hashlib.sha256(";".join([django.__version__, *shapes]).encode()).hexdigest()
+    return f"matches.live.sheet:{digest[:16]}"
+
+
+def _sheet_of(match, change) -> dict:
+    """{"sheet": ...}: ``match`` as the change it announces left it, read whole, for the
+    other processes (PostgreSQL only: on SQLite every stream is in this one); or {}."""
+    sheet = match.whole_sheet()
+    if connection.vendor != "postgresql" or sheet is None or sheet.version != change["version"]:
+        return {}
+    packed = base64.b64encode(zlib.compress(pickle.dumps(sheet, pickle.HIGHEST_PROTOCOL), 1))
+    signed = signing.Signer(salt=_sheet_salt()).sign(packed.decode())
+    return {"sheet": signed} if len(signed) < LARGEST_NOTICE - 200 else {}
+
+
+def sheet_in(signed):
+    """The match a notice carries (``_sheet_of``), or None if it is not one this
+    release of the app signed."""
+    try:
+        packed = signing.Signer(salt=_sheet_salt()).unsign(signed)
+    except signing.BadSignature:
+        return None
+    return pickle.loads(zlib.decompress(base64.b64decode(packed)))  # signed by this release
 
 
 def _send(notice):
@@ -193,10 +245,24 @@ class Hub:
         except (ValueError, KeyError, TypeError):
             log.warning("A notice that says nothing: %r", notice)
             return
-        for listener in self.listeners.get(match_topic(match), ()):
+        streams = self.listeners.get(match_topic(match), ())
+        if streams and "sheet" in change:
+            self._keep_sheet(change["sheet"])
+        for listener in streams:
             listener.heard(version, check=seats)
         for listener in self.listeners.get(night_topic(night), ()):
             listener.heard(check=True)  # a night's version is the stream's to read
+
+    def _keep_sheet(self, signed):
+        """Keep the sheet a notice carries, for this process's phones of that match,
+        which fetch it next (``fragments.reading_at``)."""
+        from . import fragments
+
+        match = sheet_in(signed)
+        if match is None:  # another release's, during a deployment (or not ours at all)
+            log.info("A notice with a sheet this release did not sign: read from the database")
+        else:
+            fragments.keep_reading(match)
 
     def deliver_threadsafe(self, notice):
         loop = self.loop

@@ -207,14 +207,17 @@ class Match(Playing, Seating, models.Model):
             # The prefetched queryset's rows, which the manager's all() answers.
             deals._result_cache.append(row)
 
+    def whole_sheet(self) -> "Match | None":
+        """This match, if it holds its whole sheet as its latest change left it: the
+        reading the change took under its lock and kept up (``_lock(sheet=True)``)
+        while the rubber plays on (a rubber over may have started its next: a club's
+        series). None otherwise."""
+        return self if getattr(self, "_sheet_kept", False) else None
+
     def as_changed(self) -> "Match":
         """This match read for its sheet as its latest change left it, in that change's
-        transaction: the reading the change took under its lock and kept up
-        (``_lock(sheet=True)``) while the rubber plays on, or else read again (a rubber
-        over may have started its next: a club's series)."""
-        if getattr(self, "_sheet_kept", False):
-            return self
-        return Match.objects.for_sheet(acting=True).get(pk=self.pk)
+        transaction: its ``whole_sheet``, or else read again."""
+        return self.whole_sheet() or Match.objects.for_sheet(acting=True).get(pk=self.pk)
 
     def _log(self, by, action, *, deal=None, before=None, after=None) -> None:
         event = Event.objects.create(
