@@ -57,6 +57,32 @@ def test_a_tap_with_a_token_reads_the_token_once(api_as, match, rui):
     assert len(tokens) == 1
 
 
+def test_a_new_key_is_made_in_one_statement_and_a_repeat_reads_it_locked(api_as, match, rui):
+    from django.test.utils import CaptureQueriesContext
+
+    phone = api_as(rui)
+
+    def keys(reads):
+        """The statements on the keys' table, but the clearing of old keys (once a
+        minute in a process)."""
+        return [
+            read["sql"]
+            for read in reads.captured_queries
+            if '"matches_idempotentrequest"' in read["sql"] and not read["sql"].startswith("DELETE")
+        ]
+
+    with CaptureQueriesContext(connection) as first:
+        assert entry(phone, match, "tap-1").status_code == 201
+    with CaptureQueriesContext(connection) as again:
+        assert entry(phone, match, "tap-1")["Idempotent-Replayed"] == "true"
+    made = keys(first)  # made, nothing read back; then its answer kept
+    assert [sql.split(" ", 1)[0] for sql in made] == ["INSERT", "UPDATE"]
+    repeated = keys(again)  # already there: read under its lock
+    assert [sql.split(" ", 1)[0] for sql in repeated] == ["INSERT", "SELECT"]
+    if connection.features.has_select_for_update:  # SQLite's writers take turns anyway
+        assert repeated[1].endswith("FOR UPDATE")
+
+
 def test_a_refusal_is_answered_again_the_same_way(api_as, match, rui, ze):
     entry(api_as(ze), match, "ze-1", side="b", games=2)
     refused = entry(api_as(rui), match, "rui-1")
