@@ -156,9 +156,11 @@ class Listener:
         self.woken.set()
 
     async def wait(self, timeout) -> bool:
-        """Until something is heard (True) or ``timeout`` seconds pass (False)."""
+        """Until something is heard (True) or ``timeout`` seconds pass (False). (No
+        task of its own, as wait_for would make: a thousand open streams wait at once.)"""
         try:
-            await asyncio.wait_for(self.woken.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.woken.wait()
         except TimeoutError:
             return False
         self.woken.clear()

@@ -22,7 +22,7 @@ from matches.api.base import (
     too_many,
     valid,
 )
-from matches.api.events import stream, streams
+from matches.api.events import reader, stream, streams
 from matches.models import Match, NotFound, nothing_here
 
 from . import board as boards
@@ -192,7 +192,7 @@ def tournament_events(request, id):
     """Every change to the tournament or to any rubber at its tables, with the
     tournament's version, for its organiser."""
     tournament = organised(request, id)
-    user = request.user
+    user = reader(request)
     return _stream(
         request,
         tournament,

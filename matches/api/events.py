@@ -16,6 +16,7 @@ long as it lasts, holding no thread (scoresheet/asgi.py). A server that cannot d
 """
 
 import asyncio
+import copy
 import random
 
 from django.http import StreamingHttpResponse
@@ -89,7 +90,7 @@ def streams(operation_id, summary):
 def match_events(request, id):
     """The match's changes as they happen, for its host and members."""
     match = visible_match(request, id)
-    user = request.user
+    user = reader(request)
 
     def now():
         version = Match.objects.visible_to(user).version(pk=match.pk)
@@ -105,7 +106,7 @@ def night_events(request, id):
     night = Night.objects.visible_to(request.user).filter(pk=row_id(id)).first()
     if night is None:
         raise NotFound(nothing_here())
-    user = request.user
+    user = reader(request)
 
     def now():
         if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
@@ -132,6 +133,14 @@ def watch_events(request, watch_token):
         return None if newest is None else {"version": newest[2], "rubber": newest[0]}
 
     return stream(request, live.night_topic(night), now)
+
+
+def reader(request):
+    """Who reads a stream, as the stream keeps them for as long as it lasts: their account
+    itself. ``request.user`` is a lazy wrapper that holds the whole request, and every
+    object the request made would stay alive (and be walked by each full collection of
+    the garbage collector) with every open stream."""
+    return copy.copy(request.user)  # a SimpleLazyObject's copy is of what it wraps
 
 
 def stream(request, topic, now, *more):

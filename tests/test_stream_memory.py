@@ -1,0 +1,76 @@
+"""What an open event stream keeps in the server's memory (scoresheet/asgi.py): its
+reader, its listener and its place on the event loop, not the request that opened it.
+Every object a stream keeps is walked by each full collection of the garbage collector,
+for every stream open: a request kept with each (its session, its URL resolver's lists:
+about 150 objects) made pauses of 60 to 100 ms with a thousand phones holding one."""
+
+import asyncio
+import gc
+import time
+
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import connections
+from django.test import Client
+
+from matches import live
+
+
+def closed():
+    connections.close_all()
+    time.sleep(0.1)
+
+
+def test_an_open_stream_keeps_no_request_alive(transactional_db, match, ana):
+    import scoresheet.asgi
+
+    gc.unfreeze()  # what loading the server's module set aside, back (this is no worker)
+    bridge = scoresheet.asgi.Bridge(scoresheet.asgi.django, threads=1)
+    browser = Client()
+    browser.force_login(ana)
+    path = f"/api/matches/{match.pk}/events/"
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"cookie", f"sessionid={browser.cookies['sessionid'].value}".encode()),
+            (b"accept", b"text/event-stream"),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "scheme": "http",
+        "http_version": "1.1",
+    }
+
+    async def hold_it_open():
+        gone, sent = asyncio.Event(), []
+        asked = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive():
+            if asked:
+                return asked.pop()
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        answering = asyncio.ensure_future(bridge(scope, receive, send))
+        while not any(message.get("body") for message in sent):  # its first heartbeat
+            await asyncio.sleep(0.01)
+        gc.collect()
+        kept = [o for o in gc.get_objects() if isinstance(o, WSGIRequest) and o.path == path]
+        gone.set()
+        await answering
+        # Every thread's own connection closed (each of the hub's threads takes one of
+        # these at once), for the suite to drop its database at the end.
+        await asyncio.get_running_loop().run_in_executor(bridge.executor, connections.close_all)
+        await asyncio.gather(*(live.hub.read(closed) for _ in range(2)))
+        await live.hub.stop()
+        return sent[0]["status"], kept
+
+    status, kept = asyncio.run(hold_it_open())
+    assert status == 200
+    assert kept == []
