@@ -59,17 +59,23 @@ def test_an_open_stream_keeps_no_request_alive(transactional_db, match, ana):
             sent.append(message)
 
         answering = asyncio.ensure_future(bridge(scope, receive, send))
-        while not any(message.get("body") for message in sent):  # its first heartbeat
-            await asyncio.sleep(0.01)
-        gc.collect()
-        kept = [o for o in gc.get_objects() if isinstance(o, WSGIRequest) and o.path == path]
-        gone.set()
-        await answering
-        # Every thread's own connection closed (each of the hub's threads takes one of
-        # these at once), for the suite to drop its database at the end.
-        await asyncio.get_running_loop().run_in_executor(bridge.executor, connections.close_all)
-        await asyncio.gather(*(live.hub.read(closed) for _ in range(2)))
-        await live.hub.stop()
+        try:
+            for _ in range(1000):  # up to 10 s for its first heartbeat
+                if any(message.get("body") for message in sent):
+                    break
+                await asyncio.sleep(0.01)
+            gc.collect()
+            # type(), not isinstance(): a weak proxy among the objects may be dead.
+            kept = [o for o in gc.get_objects() if type(o) is WSGIRequest and o.path == path]
+        finally:
+            gone.set()
+            await answering
+            # Every thread's own connection closed (each of the hub's threads takes one
+            # of these at once), for the suite to drop its database at the end.
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(bridge.executor, connections.close_all)
+            await asyncio.gather(*(live.hub.read(closed) for _ in range(2)))
+            await live.hub.stop()
         return sent[0]["status"], kept
 
     # A loop of its own, in a thread of its own: this process may run one already (a
