@@ -35,6 +35,8 @@ from django.conf import settings
 from django.core import signing
 from django.db import close_old_connections, connection, transaction
 
+from . import fragments
+
 CHANNEL = "squarescores"
 # In a request's environ: its server sends an asynchronous body (a stream's) from its
 # event loop, holding no thread (scoresheet/asgi.py sets it).
@@ -258,8 +260,6 @@ class Hub:
     def _keep_sheet(self, signed):
         """Keep the sheet a notice carries, for this process's phones of that match,
         which fetch it next (``fragments.reading_at``)."""
-        from . import fragments
-
         match = sheet_in(signed)
         if match is None:  # another release's, during a deployment (or not ours at all)
             log.info("A notice with a sheet this release did not sign: read from the database")

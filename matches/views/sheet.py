@@ -30,18 +30,20 @@ POLL_SALT = "matches.sheet-poll"
 POLL_TOKEN_AGE = 24 * 60 * 60  # a page open longer than a day polls the whole way
 
 
-def match_for(request, pk, *, sheet=False):
-    """Match ``pk`` for its host and members; a 404 for anyone else.
+def match_for(request, pk, *, sheet=False, viewer=None):
+    """Match ``pk`` for its host and members; a 404 for anyone else. ``viewer`` is who
+    asks: the request's user unless said.
 
     With ``sheet``, read with all its sheet shows (``for_sheet``), whose seats say who
     may see it: no second join. Without, the row a change starts from (the change reads
     it again under its lock)."""
+    viewer = viewer or request.user
     if sheet:
         match = Match.objects.one_sheet(pk=pk, acting=True)
-        if match is None or not match.can_see(request.user):
+        if match is None or not match.can_see(viewer):
             raise Http404
         return match
-    match = Match.objects.visible_to(request.user).filter(pk=pk).first()
+    match = Match.objects.visible_to(viewer).filter(pk=pk).first()
     if match is None:
         raise Http404
     return match
@@ -195,12 +197,9 @@ def _sheet_at(request, pk, version, viewer):
             return conditional.validators(kept, tag)
     # Another point of view of this version rendered here already read the sheet.
     match = fragments.reading_at(pk, version)
-    if match is None:
-        match = Match.objects.one_sheet(pk=pk, acting=True)
-        if match is not None:
-            fragments.keep_reading(match)
     if match is None or not match.can_see(viewer):
-        raise Http404
+        match = match_for(request, pk, sheet=True, viewer=viewer)
+        fragments.keep_reading(match)
     sheet = read(match, viewer)
     following = rubber_to_follow(request, sheet, viewer) if request.htmx and sheet.next else None
     if following is not None:
