@@ -1,7 +1,11 @@
 """The answer to a change is the sheet as the change left it, and the same as a fresh
 reading: an entry and a redeal answer from what they read under their lock and kept up
 as they changed (``Match._lock(sheet=True)``), every other change from the sheet read
-again. Each answer here is set against the sheet read afresh at the same version."""
+again. Each answer here is set against the sheet read afresh at the same version.
+
+Where this process kept a reading of the version a change locks (the phones' fetches of
+the change before, or its notice: ``fragments.keep_reading``), the lock reads the
+version alone and the change starts from that reading."""
 
 import re
 
@@ -9,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from matches import fragments
 from matches.models import Match
 
 from .conftest import make_user
@@ -37,8 +42,14 @@ def busy(match, ana, ze):
     return match
 
 
+def keep_reading(match):
+    """What a phone's fetch of this version (or the change's notice) leaves kept."""
+    fragments.keep_reading(Match.objects.one_sheet(pk=match.pk, acting=True))
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["read-under-lock", "kept-reading"])
 @pytest.mark.parametrize("who", ["ana", "ze"])  # the host, and a member of the other side
-def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, who, request):
+def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, who, kept, request):
     person = request.getfixturevalue(who)
     client = api_as(person)
     steps = [
@@ -50,6 +61,8 @@ def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, wh
         ("entries/", {"deal": 6, "side": "b", "games": 0}),
     ]
     for path, body in steps:
+        if kept:
+            keep_reading(busy)
         answer = api(client, busy, path, body)
         assert answer == afresh(client, busy), path
     assert answer["notes"] and answer["deals"][-1]["b"] == 0
@@ -71,6 +84,38 @@ def test_an_entry_reads_nothing_after_it_has_written(api_as, busy, ana, ze):
     event = 'INSERT INTO "matches_event"'
     written = next(at for at, one in enumerate(sql) if one.startswith(event))
     assert not [one for one in sql[written:] if one.startswith("SELECT")], sql[written:]
+
+
+def sheet_reads(queries):
+    """The statements that read the sheet's rows (its match but for its version)."""
+    tables = ("matches_deal", "matches_seat", "matches_revokenote", "matches_event")
+    return [
+        query["sql"]
+        for query in queries
+        if query["sql"].startswith("SELECT")
+        and any(f'FROM "{table}"' in query["sql"] for table in tables)
+    ]
+
+
+def test_an_entry_on_a_kept_reading_of_its_version_reads_the_version_alone(api_as, busy, ze):
+    keep_reading(busy)
+    with CaptureQueriesContext(connection) as queries:
+        answer = api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
+    assert sheet_reads(queries) == []
+    locks = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
+    assert locks == [f'SELECT "version" FROM "matches_match" WHERE "id" = {busy.pk} FOR UPDATE']
+    assert answer["version"] == busy.version + 1
+    assert answer == afresh(api_as(ze), busy)
+
+
+def test_a_reading_kept_of_an_earlier_version_is_not_acted_on(api_as, busy, ana, ze):
+    keep_reading(busy)
+    Match.objects.get(pk=busy.pk).record(ana, deal=3, side="b", games=1)  # nothing kept
+    with CaptureQueriesContext(connection) as queries:
+        answer = api(api_as(ze), busy, "entries/", {"deal": 4, "side": "b", "games": 0})
+    assert sheet_reads(queries)  # the version locked has no reading kept: read whole
+    assert answer == afresh(api_as(ze), busy)
+    assert [deal["b"] for deal in answer["deals"]] == [0, 0, 1, 0]
 
 
 def test_the_page_answers_an_entry_with_the_sheet_its_poll_would_render(busy, ze):

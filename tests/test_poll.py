@@ -5,7 +5,8 @@ import re
 from html import unescape
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
@@ -162,3 +163,11 @@ def test_the_version_of_a_match_is_read_whoever_asks_and_only_so(match, olga):
     assert Match.objects.version_of(match.pk + 1000) is None
     with pytest.raises(TypeError):
         Match.objects.visible_to(olga).version_of(match.pk)  # would read past the filter
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_version_of_a_match_is_locked_only_in_a_transaction(match):
+    with transaction.atomic():
+        assert Match.objects.version_of(match.pk, lock=True) == match.version
+    with pytest.raises(TransactionManagementError):
+        Match.objects.version_of(match.pk, lock=True)  # a lock that would end at once

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import live, rules, signals, values
+from .. import fragments, live, rules, signals, values
 from .base import (
     SEAT_CHOICES,
     SIDE_CHOICES,
@@ -187,9 +187,20 @@ class Match(Playing, Seating, models.Model):
         With ``sheet``, read all its sheet shows to those who may act, as
         ``for_sheet(acting=True)`` reads it: a change that keeps that reading as it
         changes (an entry, a redeal: the deal it writes, ``_wrote``, and its event)
-        answers from it (``as_changed``) instead of reading the sheet a second time."""
+        answers from it (``as_changed``) instead of reading the sheet a second time.
+        When this process kept a reading of the version it locks (``fragments``: the
+        phones' fetches of the change before, or its notice), that reading is the sheet
+        as it stands, read already: the lock reads the version alone."""
         for name in AS_READ_FOR_SHEET:  # what a change must read again, under the lock
             self.__dict__.pop(name, None)
+        if sheet:
+            version = Match.objects.version_of(self.pk, lock=True)
+            reading = fragments.reading_at(self.pk, version)
+            if reading is not None:
+                # What refresh_from_db and the prefetches below would have set.
+                vars(self).update(vars(reading))
+                self._sheet_kept = True
+                return
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
                 "host", "night"
