@@ -20,7 +20,6 @@ of this bridge's rate; docs/deploy.md has the figures.
 """
 
 import asyncio
-import gc
 import logging
 import os
 import sys
@@ -40,6 +39,7 @@ from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from matches import live  # noqa: E402
+from scoresheet import collector  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -220,10 +220,11 @@ def environ(scope, body):
 
 def settle():
     """Load now what the first requests would load (every view, the project's templates,
-    each language's translations), then set it all aside from the garbage collector
-    (gc.freeze): its full collections, which come every few seconds under load, walk
-    only what requests made since. Without this, one walked the whole app (about 110,000
-    objects) and held every thread of the worker for 60 to 100 ms, the worst answers of
+    each language's translations), then set it all aside from the garbage collector,
+    and from then on what each full collection leaves (``collector``): its full
+    collections, which come every few seconds under load, walk only what requests made
+    since. Without this, one walked the whole app (about 110,000 objects) and every open
+    stream, and held every thread of the worker for 60 to 110 ms, the worst answers of
     a loaded server."""
     get_resolver().check()  # imports every view
     engine = engines["django"]
@@ -233,7 +234,7 @@ def settle():
     for code, _name in settings.LANGUAGES:
         translation.activate(code)  # reads its catalogues
     translation.deactivate()
-    gc.freeze()
+    collector.settle()
 
 
 settle()

@@ -13,6 +13,21 @@ STARTUP = 80_000
 # after the freeze, by the few imports that come later.
 LEFT_TO_WALK = 20_000
 
+
+def worker_says(script) -> list[int]:
+    """The numbers ``script`` prints, run in a process started as a worker starts."""
+    said = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=production_env("sqlite:///:memory:"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return [int(number) for number in said.stdout.split()]
+
+
 COUNT = """
 import gc
 import scoresheet.asgi
@@ -24,15 +39,56 @@ print(gc.get_freeze_count(), len(gc.get_objects()))
 def test_a_started_worker_sets_what_it_loaded_aside_from_the_garbage_collector():
     # A full collection walks every object it tracks; walking the whole app held every
     # thread of a loaded worker for 60 to 100 ms, every few seconds.
-    counted = subprocess.run(
-        [sys.executable, "-c", COUNT],
-        cwd=ROOT,
-        env=production_env("sqlite:///:memory:"),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    frozen, tracked = map(int, counted.stdout.split())
+    frozen, tracked = worker_says(COUNT)
     assert frozen > STARTUP
+    assert tracked < LEFT_TO_WALK
+
+
+# Cycles set aside and then dropped (a stream's objects once it ended), as many as the
+# worker loaded; then half as many again alive, which doubles what is set aside.
+CYCLES = """
+import gc
+import scoresheet.asgi
+
+gc.disable()  # only the collections below, each a full one
+
+class Node:
+    pass
+
+def cycles(count):
+    made = []
+    for _ in range(count):
+        node = Node()
+        node.me = node
+        made.append(node)
+    return made
+
+gc.collect()
+loaded = gc.get_freeze_count()
+ended = cycles(loaded // 4)
+gc.collect()
+walk_after_survivors = len(gc.get_objects())
+del ended
+gc.collect()
+before_the_doubling = gc.get_freeze_count()
+alive = cycles(loaded + loaded // 2)
+gc.collect()  # what is set aside has doubled: handed back
+handed_back = gc.get_freeze_count()
+gc.collect()  # everything walked: the dropped cycles freed, the living set aside again
+print(loaded, walk_after_survivors, before_the_doubling, handed_back,
+      gc.get_freeze_count(), len(gc.get_objects()), len(alive))
+"""
+
+
+def test_what_survives_a_full_collection_is_set_aside_until_it_has_doubled():
+    loaded, walk, before, handed_back, after, tracked, alive = worker_says(CYCLES)
+    dropped = loaded // 4  # a cycle of one object each
+    # Objects that outlived a full collection are no longer walked by the next ones.
+    assert walk < LEFT_TO_WALK
+    # Dropped while set aside, the cycles stay (nothing walks them)...
+    assert before >= loaded + dropped
+    # ...until what is set aside doubles: all of it goes back to the collector, whose
+    # next full collection frees those cycles and sets the rest aside again.
+    assert handed_back == 0
+    assert after <= before + alive - dropped
     assert tracked < LEFT_TO_WALK
