@@ -19,6 +19,7 @@ the same (the two players of the other side, say), or its reading if it is not.
 """
 
 import contextlib
+import pickle
 import threading
 
 from django.core.cache import caches
@@ -84,9 +85,28 @@ def keep_reading(match) -> None:
     (``one_sheet(acting=True)``), under its version: the other points of view of that
     version render from it in this process, and read only who asks. A version's reading
     never changes: one kept already stays."""
-    name = f"reading:{match.pk}:{match.version}"
-    if not caches["sheets"].has_key(name):
-        caches["sheets"].set(name, match)
+    if not reading_kept(match.pk, match.version):
+        keep_pickled_reading(match.pk, match.version, pickled(match))
+
+
+def pickled(match) -> bytes:
+    """A reading as it is kept: pickled (each caller of ``reading_at`` gets its own)."""
+    return pickle.dumps(match, pickle.HIGHEST_PROTOCOL)
+
+
+def keep_pickled_reading(pk, version, reading: bytes) -> None:
+    """Keep the ``pickled`` reading of match ``pk`` at ``version`` (a notice carries it
+    so: ``live.sheet_in``), unless one is kept already. Nothing is unpickled here."""
+    if not reading_kept(pk, version):
+        caches["sheets"].set(_reading_name(pk, version), reading)
+
+
+def reading_kept(pk, version) -> bool:
+    return caches["sheets"].has_key(_reading_name(pk, version))
+
+
+def _reading_name(pk, version) -> str:
+    return f"reading:{pk}:{version}"
 
 
 def reading_after_change(match):
@@ -101,8 +121,9 @@ def reading_after_change(match):
 
 def reading_at(pk, version):
     """Match ``pk`` as read at ``version`` by a request of this process, or None. Each
-    caller has a copy of its own (the cache keeps it pickled)."""
-    return caches["sheets"].get(f"reading:{pk}:{version}")
+    caller has a copy of its own."""
+    reading = caches["sheets"].get(_reading_name(pk, version))
+    return None if reading is None else pickle.loads(reading)  # pickled here, or signed
 
 
 # Keeping and serving ----------------------------------------------------------------

@@ -24,7 +24,6 @@ import functools
 import hashlib
 import json
 import logging
-import pickle
 import random
 import zlib
 from collections import defaultdict
@@ -105,23 +104,26 @@ def _sheet_salt():
 
 def _sheet_of(match, change) -> dict:
     """{"sheet": ...}: ``match`` as the change it announces left it, read whole, for the
-    other processes (PostgreSQL only: on SQLite every stream is in this one); or {}."""
+    other processes (PostgreSQL only: on SQLite every stream is in this one); or {}.
+    The match and the version it is of are signed with it."""
     sheet = match.whole_sheet()
     if connection.vendor != "postgresql" or sheet is None or sheet.version != change["version"]:
         return {}
-    packed = base64.b64encode(zlib.compress(pickle.dumps(sheet, pickle.HIGHEST_PROTOCOL), 1))
-    signed = signing.Signer(salt=_sheet_salt()).sign(packed.decode())
+    packed = base64.b64encode(zlib.compress(fragments.pickled(sheet), 1)).decode()
+    signed = signing.Signer(salt=_sheet_salt()).sign(f"{sheet.pk}.{sheet.version}.{packed}")
     return {"sheet": signed} if len(signed) < LARGEST_NOTICE - 200 else {}
 
 
-def sheet_in(signed):
-    """The match a notice carries (``_sheet_of``), or None if it is not one this
-    release of the app signed."""
+def sheet_in(signed) -> tuple[int, int, bytes] | None:
+    """``(match id, version, the match pickled)`` from a notice's sheet (``_sheet_of``),
+    or None if it is not one this release of the app signed. Kept as it comes
+    (``fragments.keep_pickled_reading``), it is unpickled only by a fetch that reads it."""
     try:
-        packed = signing.Signer(salt=_sheet_salt()).unsign(signed)
+        value = signing.Signer(salt=_sheet_salt()).unsign(signed)
     except signing.BadSignature:
         return None
-    return pickle.loads(zlib.decompress(base64.b64decode(packed)))  # signed by this release
+    pk, version, packed = value.split(".", 2)
+    return int(pk), int(version), zlib.decompress(base64.b64decode(packed))
 
 
 def _send(notice):
@@ -250,7 +252,7 @@ class Hub:
             log.warning("A notice that says nothing: %r", notice)
             return
         streams = self.listeners.get(match_topic(match), ())
-        if streams and "sheet" in change:
+        if streams and "sheet" in change and not fragments.reading_kept(match, version):
             self._keep_sheet(change["sheet"])
         for listener in streams:
             listener.heard(version, check=seats)
@@ -259,12 +261,13 @@ class Hub:
 
     def _keep_sheet(self, signed):
         """Keep the sheet a notice carries, for this process's phones of that match,
-        which fetch it next (``fragments.reading_at``)."""
-        match = sheet_in(signed)
-        if match is None:  # another release's, during a deployment (or not ours at all)
+        which fetch it next (``fragments.reading_at``), as it came: pickled (this runs on
+        the loop, which unpickling a sheet would hold up for every stream)."""
+        carried = sheet_in(signed)
+        if carried is None:  # another release's, during a deployment (or not ours at all)
             log.info("A notice with a sheet this release did not sign: read from the database")
         else:
-            fragments.keep_reading(match)
+            fragments.keep_pickled_reading(*carried)
 
     def deliver_threadsafe(self, notice):
         loop = self.loop

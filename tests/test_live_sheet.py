@@ -3,6 +3,7 @@ carries the sheet as that change read it, signed, and a process holding streams 
 match keeps it, so its phones' fetches of that version read nothing but the version."""
 
 import json
+import pickle
 
 import pytest
 from django.core import signing
@@ -46,8 +47,10 @@ def forgetful(settings):
 def test_an_entrys_notice_carries_the_sheet_it_left(match, ana, notices, committed):
     committed(match.record, ana, deal=1, side="a", games=2)
     (notice,) = map(json.loads, notices)
-    sheet = live.sheet_in(notice["sheet"])
-    assert (sheet.pk, sheet.version) == (match.pk, notice["version"]) == (match.pk, match.version)
+    pk, version, reading = live.sheet_in(notice["sheet"])
+    sheet = pickle.loads(reading)
+    assert (sheet.pk, sheet.version) == (pk, version) == (match.pk, notice["version"])
+    assert version == match.version
     assert [(deal.a, deal.b) for deal in sheet.deal_list()] == [(2, 0)]
     assert sheet.latest_entry().by_id == ana.pk
 
@@ -95,3 +98,22 @@ def test_a_process_with_no_stream_of_the_match_keeps_nothing(
     fragments.caches["sheets"].clear()
     live.Hub().deliver(notices[-1])
     assert fragments.reading_at(match.pk, match.version) is None
+
+
+def test_a_notice_is_kept_as_it_came_and_only_where_nothing_is_kept(
+    match, ana, notices, committed, forgetful, monkeypatch
+):
+    hub = live.Hub()
+    hub.subscribe(live.match_topic(match.pk))
+    committed(match.record, ana, deal=1, side="a", games=1)
+    fragments.caches["sheets"].clear()
+    unpickled, unpickle = [], pickle.loads
+    monkeypatch.setattr(pickle, "loads", lambda data: unpickled.append(data) or unpickle(data))
+    hub.deliver(notices[-1])  # on the loop, where a stream's every wait is
+    assert unpickled == []
+    monkeypatch.setattr(pickle, "loads", unpickle)
+    assert fragments.reading_at(match.pk, match.version).deal_list()[0].a == 1
+    # Where the reading is kept already (the process that made the change), the notice's
+    # sheet is not even unsigned.
+    monkeypatch.setattr(live, "sheet_in", lambda signed: pytest.fail("read again"))
+    hub.deliver(notices[-1])
