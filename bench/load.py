@@ -89,7 +89,7 @@ def parser():
         "--rounds", type=int, default=3, help="each target's median is reported"
     )
     command_line.add_argument("--connections", type=int, default=8)
-    command_line.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker")
+    command_line.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     command_line.add_argument("--tool", choices=("wrk", "python"), default=None)
     command_line.add_argument(
         "--servers",

@@ -238,4 +238,4 @@ def settle():
 
 
 settle()
-application = Bridge(django, threads=int(os.environ.get("THREADS") or 4))
+application = Bridge(django, threads=int(os.environ.get("THREADS") or 2))

@@ -9,7 +9,7 @@ request in Django's threads (scoresheet/asgi.py). Read from the environment:
     BIND             host:port to listen on (0.0.0.0:8000)
     WEB_CONCURRENCY  worker processes (2); always 1 on SQLite, whose changes reach
                      the streams of the process that made them only (matches/live.py)
-    THREADS          Django's threads in each worker (4), read by scoresheet/asgi.py
+    THREADS          Django's threads in each worker (2), read by scoresheet/asgi.py
 """
 
 import os

@@ -203,7 +203,7 @@ class Gunicorn(Server):
 
     name = "gunicorn"
 
-    def __init__(self, database, *, workers=2, threads=4, env=None):
+    def __init__(self, database, *, workers=2, threads=2, env=None):
         settings = {
             "BIND": "127.0.0.1:{port}",
             "WEB_CONCURRENCY": str(workers),

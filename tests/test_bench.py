@@ -50,7 +50,7 @@ def test_the_defaults_are_the_ones_documented():
     args = arguments(["--tool", "wrk"])
     assert args.only is None  # every target, then the tables
     assert (args.rounds, args.duration, args.warmup) == (3, 3, 1)
-    assert (args.connections, args.threads) == (8, 4)
+    assert (args.connections, args.threads) == (8, 2)
     assert (args.tables_start, args.tables_warmup, args.tables_duration) == (100, 5, 20)
     assert (args.tables_budget, args.tables_p99, args.tables_max) == (180, 100, 3200)
     assert (args.mix, args.servers) == ("push", False)  # the pages' way, on bin/serve
