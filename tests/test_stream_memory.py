@@ -9,11 +9,13 @@ import gc
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connections
 from django.test import Client
 
 from matches import live
+from scoresheet.collector import SetAside
 
 
 def closed():
@@ -21,11 +23,24 @@ def closed():
     time.sleep(0.1)
 
 
-def test_an_open_stream_keeps_no_request_alive(transactional_db, match, ana):
+@pytest.fixture
+def server_module():
+    """scoresheet.asgi, loaded in this process, which is no worker: the garbage collector
+    as it was, walking everything (a worker's sets aside what it loaded, and what each
+    full collection leaves: ``scoresheet.collector``), during the test and after it."""
     import scoresheet.asgi
 
-    gc.unfreeze()  # what loading the server's module set aside, back (this is no worker)
-    bridge = scoresheet.asgi.Bridge(scoresheet.asgi.django, threads=1)
+    def as_it_was():
+        gc.callbacks[:] = [callback for callback in gc.callbacks if type(callback) is not SetAside]
+        gc.unfreeze()
+
+    as_it_was()
+    yield scoresheet.asgi
+    as_it_was()
+
+
+def test_an_open_stream_keeps_no_request_alive(transactional_db, match, ana, server_module):
+    bridge = server_module.Bridge(server_module.django, threads=1)
     browser = Client()
     browser.force_login(ana)
     path = f"/api/matches/{match.pk}/events/"
