@@ -7,9 +7,10 @@ things keep the walk short:
 - ``settle``: what the worker loads as it starts (Django, the app, its templates and
   translations: over 100,000 objects) is set aside (``gc.freeze``) once loaded.
 - ``SetAside``: after each full collection, what survived it is set aside too. That is
-  mostly the open event streams (about 120 objects each, held for as long as a phone
-  shows the sheet), which otherwise every full collection walked again: 70 to 110 ms with
-  650 streams a worker, every few seconds under load, against 5 to 30 ms set aside.
+  mostly the open event streams (about 120 objects each with its connection, held for as
+  long as a phone shows the sheet), which otherwise every full collection walked again:
+  70 to 110 ms with 650 streams a worker, every few seconds under load, against 5 to 30
+  ms set aside.
 
 An object set aside is still freed as soon as nothing refers to it, but the collector no
 longer looks for cycles among such objects: a cycle that becomes garbage there (a
