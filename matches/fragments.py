@@ -85,7 +85,7 @@ def keep_reading(match) -> None:
     (``one_sheet(acting=True)``), under its version: the other points of view of that
     version render from it in this process, and read only who asks. A version's reading
     never changes: one kept already stays."""
-    if not reading_kept(match.pk, match.version):
+    if not reading_kept(match.pk, match.version):  # pickling it would be for nothing
         keep_pickled_reading(match.pk, match.version, pickled(match))
 
 
@@ -96,9 +96,9 @@ def pickled(match) -> bytes:
 
 def keep_pickled_reading(pk, version, reading: bytes) -> None:
     """Keep the ``pickled`` reading of match ``pk`` at ``version`` (a notice carries it
-    so: ``live.sheet_in``), unless one is kept already. Nothing is unpickled here."""
-    if not reading_kept(pk, version):
-        caches["sheets"].set(_reading_name(pk, version), reading)
+    so: ``live.sheet_in``); callers look first whether one is kept (``reading_kept``),
+    before making or unsigning theirs. Nothing is unpickled here."""
+    caches["sheets"].set(_reading_name(pk, version), reading)
 
 
 def reading_kept(pk, version) -> bool:
