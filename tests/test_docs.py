@@ -138,6 +138,23 @@ def test_every_variable_deploy_names_is_read(name):
     assert is_read(name), f"docs/deploy.md names {name}, which nothing reads from the environment"
 
 
+# Where the threads' default is written, the figure is the one scoresheet/asgi.py uses.
+THREADS_DEFAULT = {
+    "bin/serve": r"THREADS\s*#\s*threads \(default (\d+)\)",
+    "scoresheet/serving.py": r"THREADS\s+Django's threads in each worker \((\d+)\)",
+    "README.md": r"`THREADS` threads \(default (\d+)\)",
+    "docs/deploy.md": r"\| `THREADS` \| `(\d+)` \|",
+}
+
+
+@pytest.mark.parametrize("path", THREADS_DEFAULT)
+def test_the_threads_default_is_the_same_wherever_it_is_written(path):
+    used = re.search(r'environ\.get\("THREADS"\) or (\d+)', read("scoresheet/asgi.py")).group(1)
+    written = re.search(THREADS_DEFAULT[path], read(path))
+    assert written, f"{path} no longer says the default of THREADS where this test looks"
+    assert written.group(1) == used, f"{path} says {written.group(1)} threads, the app uses {used}"
+
+
 # Links ----------------------------------------------------------------------------------
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
