@@ -80,13 +80,18 @@ def point_of_view(seen, user_id) -> str | None:
 # The reading they are rendered from ---------------------------------------------------
 
 
-def keep_reading(match) -> None:
+def keep_reading(match) -> bytes:
     """Keep ``match``, as read for the sheet of its host or a member
     (``one_sheet(acting=True)``), under its version: the other points of view of that
     version render from it in this process, and read only who asks. A version's reading
-    never changes: one kept already stays."""
-    if not reading_kept(match.pk, match.version):  # pickling it would be for nothing
-        keep_pickled_reading(match.pk, match.version, pickled(match))
+    never changes: one kept already stays, and is not pickled again. Returns the reading
+    as kept (``pickled``): a change's notice carries it so (``live``)."""
+    name = _reading_name(match.pk, match.version)
+    reading = caches["sheets"].get(name)
+    if reading is None:
+        reading = pickled(match)
+        caches["sheets"].set(name, reading)
+    return reading
 
 
 def pickled(match) -> bytes:

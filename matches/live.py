@@ -105,11 +105,13 @@ def _sheet_salt():
 def _sheet_of(match, change) -> dict:
     """{"sheet": ...}: ``match`` as the change it announces left it, read whole, for the
     other processes (PostgreSQL only: on SQLite every stream is in this one); or {}.
-    The match and the version it is of are signed with it."""
+    The match and the version it is of are signed with it. The reading is kept in this
+    process as it is pickled for the notice, once (``fragments.keep_reading``): the
+    change's own answer keeps it too, and finds it kept."""
     sheet = match.whole_sheet()
     if connection.vendor != "postgresql" or sheet is None or sheet.version != change["version"]:
         return {}
-    packed = base64.b64encode(zlib.compress(fragments.pickled(sheet), 1)).decode()
+    packed = base64.b64encode(zlib.compress(fragments.keep_reading(sheet), 1)).decode()
     signed = signing.Signer(salt=_sheet_salt()).sign(f"{sheet.pk}.{sheet.version}.{packed}")
     return {"sheet": signed} if len(signed) < LARGEST_NOTICE - 200 else {}
 

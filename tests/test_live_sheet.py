@@ -117,3 +117,20 @@ def test_a_notice_is_kept_as_it_came_and_only_where_nothing_is_kept(
     # sheet is not even unsigned.
     monkeypatch.setattr(live, "sheet_in", lambda signed: pytest.fail("read again"))
     hub.deliver(notices[-1])
+
+
+def test_an_entry_pickles_its_reading_once_for_its_notice_and_its_fetches(
+    match, ana, api_as, notices, forgetful, django_capture_on_commit_callbacks, monkeypatch
+):
+    made, pickle_it = [], fragments.pickled
+    monkeypatch.setattr(fragments, "pickled", lambda reading: made.append(1) or pickle_it(reading))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api_as(ana).post(
+            f"/api/matches/{match.pk}/entries/", {"deal": 1, "side": "a", "games": 2}, format="json"
+        )
+    assert answer.status_code == 201, answer.content
+    assert len(made) == 1  # twice before: the notice's, then the one kept for the fetches
+    _pk, version, carried = live.sheet_in(json.loads(notices[-1])["sheet"])
+    kept = fragments.caches["sheets"].get(fragments._reading_name(match.pk, version))
+    assert carried == kept
+    assert pickle.loads(kept).deal_list()[0].a == 2
