@@ -97,15 +97,38 @@ def sheet_reads(queries):
     ]
 
 
+def match_reads(queries):
+    """The statements that read the match's own row (its version, or all of it)."""
+    return [
+        query["sql"]
+        for query in queries
+        if query["sql"].startswith("SELECT") and 'FROM "matches_match"' in query["sql"]
+    ]
+
+
 def test_an_entry_on_a_kept_reading_of_its_version_reads_the_version_alone(api_as, busy, ze):
     keep_reading(busy)
     with CaptureQueriesContext(connection) as queries:
         answer = api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
     assert sheet_reads(queries) == []
-    locks = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
-    assert locks == [f'SELECT "version" FROM "matches_match" WHERE "id" = {busy.pk} FOR UPDATE']
+    # Who may change it is the reading's to say too (its seats): no join on the seats.
+    version = f'SELECT "version" FROM "matches_match" WHERE "id" = {busy.pk}'
+    assert match_reads(queries) == [version, f"{version} FOR UPDATE"]
     assert answer["version"] == busy.version + 1
     assert answer == afresh(api_as(ze), busy)
+
+
+def test_a_kept_reading_refuses_a_stranger_as_the_database_would(api_as, busy):
+    keep_reading(busy)
+    stranger = api_as(make_user("eva", "Eva"))
+    response = stranger.post(
+        f"/api/matches/{busy.pk}/entries/", {"deal": 3, "side": "b", "games": 1}, format="json"
+    )
+    assert response.status_code == 404, response.content
+    assert response.json() == stranger.post(
+        "/api/matches/999999/entries/", {"deal": 3, "side": "b", "games": 1}, format="json"
+    ).json()
+    assert Match.objects.get(pk=busy.pk).version == busy.version
 
 
 def test_a_reading_kept_of_an_earlier_version_is_not_acted_on(api_as, busy, ana, ze):

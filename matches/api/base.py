@@ -206,6 +206,23 @@ def visible_match(request, id):
     return match
 
 
+def match_to_change(request, id):
+    """Match ``id`` for a change by its host or a member, as ``visible_match`` finds it
+    (the same 404 for anyone else), but from this process's kept reading of its version
+    when there is one (``fragments.reading_at``: the phones' fetches of the change
+    before left it, or its notice): that reading's seats say who may change it, and one
+    query, the version, replaces the join on the seats. The change reads its version
+    again under its lock, and starts from that same reading (``Match._lock``)."""
+    pk = row_id(id)
+    version = Match.objects.version_of(pk)
+    reading = None if version is None else fragments.reading_at(pk, version)
+    if reading is None:
+        return visible_match(request, id)
+    if not reading.can_see(request.user):
+        raise NotFound(nothing_here())
+    return reading
+
+
 def valid(body, request):
     """The request's body, read and checked by the serializer ``body``; a refusal is a 400."""
     serializer = body(data=request.data)
@@ -252,7 +269,7 @@ def act(request, id, change, body=Nothing, status=status.HTTP_200_OK):
     """Read the body with ``body``, run ``change(match, **data)`` (one of the match's
     own methods) and answer the sheet read again. A refusal raises, and
     ``exception_handler`` answers it; a stranger gets the 404 before any of that."""
-    match = visible_match(request, id)
+    match = match_to_change(request, id)
     data = valid(body, request)
     if "version" in data and data["version"] is None:
         data["version"] = conditional.seen_version(request)
