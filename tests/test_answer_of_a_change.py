@@ -121,13 +121,11 @@ def test_an_entry_on_a_kept_reading_of_its_version_reads_the_version_alone(api_a
 def test_a_kept_reading_refuses_a_stranger_as_the_database_would(api_as, busy):
     keep_reading(busy)
     stranger = api_as(make_user("eva", "Eva"))
-    response = stranger.post(
-        f"/api/matches/{busy.pk}/entries/", {"deal": 3, "side": "b", "games": 1}, format="json"
-    )
+    entry = {"deal": 3, "side": "b", "games": 1}
+    response = stranger.post(f"/api/matches/{busy.pk}/entries/", entry, format="json")
     assert response.status_code == 404, response.content
-    assert response.json() == stranger.post(
-        "/api/matches/999999/entries/", {"deal": 3, "side": "b", "games": 1}, format="json"
-    ).json()
+    nowhere = stranger.post("/api/matches/999999/entries/", entry, format="json")
+    assert response.json() == nowhere.json()
     assert Match.objects.get(pk=busy.pk).version == busy.version
 
 
