@@ -32,7 +32,7 @@ from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
 from .bodies import Nothing
-from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
+from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer, represent
 
 # Refusals --------------------------------------------------------------------------
 
@@ -256,7 +256,7 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     else:
         events = reverse("api-match-events", args=[pk])
     context = {"events": links.absolute(request, events)}
-    response = Response(MatchSerializer(sheet, context=context).data, status=status)
+    response = Response(represent(MatchSerializer, sheet, context), status=status)
     return conditional.validators(response, etag(sheet.version, sheet.hosting), vary=VARY)
 
 
