@@ -126,9 +126,14 @@ def reading_after_change(match):
 
 def reading_at(pk, version):
     """Match ``pk`` as read at ``version`` by a request of this process, or None. Each
-    caller has a copy of its own."""
+    caller has a copy of its own, which says the version it is as read (``_kept_at``:
+    a change that locks it at that version has nothing to read again)."""
     reading = caches["sheets"].get(_reading_name(pk, version))
-    return None if reading is None else pickle.loads(reading)  # pickled here, or signed
+    if reading is None:
+        return None
+    match = pickle.loads(reading)  # pickled here, or signed
+    match._kept_at = version
+    return match
 
 
 # Keeping and serving ----------------------------------------------------------------

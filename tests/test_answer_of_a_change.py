@@ -7,6 +7,7 @@ Where this process kept a reading of the version a change locks (the phones' fet
 the change before, or its notice: ``fragments.keep_reading``), the lock reads the
 version alone and the change starts from that reading."""
 
+import pickle
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import fragments
+from matches.api import base
 from matches.models import Match
 
 from .conftest import make_user
@@ -115,6 +117,32 @@ def test_an_entry_on_a_kept_reading_of_its_version_reads_the_version_alone(api_a
     version = f'SELECT "version" FROM "matches_match" WHERE "id" = {busy.pk}'
     assert match_reads(queries) == [version, f"{version} FOR UPDATE"]
     assert answer["version"] == busy.version + 1
+    assert answer == afresh(api_as(ze), busy)
+
+
+def test_an_entry_on_a_kept_reading_unpickles_it_once(api_as, busy, ze, monkeypatch):
+    keep_reading(busy)
+    unpickled, unpickle = [], pickle.loads
+    monkeypatch.setattr(
+        pickle, "loads", lambda data: unpickled.append(found := unpickle(data)) or found
+    )
+    answer = api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
+    # Who may change it, then the change under its lock: the same reading (twice before).
+    assert [type(found) for found in unpickled].count(Match) == 1
+    assert answer == afresh(api_as(ze), busy)
+
+
+def test_a_change_made_after_the_reading_was_found_is_acted_on(api_as, busy, ana, ze, monkeypatch):
+    keep_reading(busy)
+    check = base.valid
+
+    def meanwhile(body, request):  # between finding who may change it and the lock
+        Match.objects.get(pk=busy.pk).record(ana, deal=3, side="b", games=1)
+        return check(body, request)
+
+    monkeypatch.setattr(base, "valid", meanwhile)
+    answer = api(api_as(ze), busy, "entries/", {"deal": 4, "side": "b", "games": 0})
+    assert [deal["b"] for deal in answer["deals"]] == [0, 0, 1, 0]
     assert answer == afresh(api_as(ze), busy)
 
 

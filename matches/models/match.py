@@ -190,15 +190,22 @@ class Match(Playing, Seating, models.Model):
         answers from it (``as_changed``) instead of reading the sheet a second time.
         When this process kept a reading of the version it locks (``fragments``: the
         phones' fetches of the change before, or its notice), that reading is the sheet
-        as it stands, read already: the lock reads the version alone."""
+        as it stands, read already: the lock reads the version alone. This match may be
+        that very reading, as read (``fragments.reading_at``: the API found who may
+        change it there): then nothing is read but the version."""
+        read_at = vars(self).pop("_kept_at", None)
+        version = Match.objects.version_of(self.pk, lock=True) if sheet else None
+        if version is not None and version == read_at:
+            self._sheet_kept = True
+            return
         for name in AS_READ_FOR_SHEET:  # what a change must read again, under the lock
             self.__dict__.pop(name, None)
         if sheet:
-            version = Match.objects.version_of(self.pk, lock=True)
             reading = fragments.reading_at(self.pk, version)
             if reading is not None:
                 # What refresh_from_db and the prefetches below would have set.
                 vars(self).update(vars(reading))
+                del self._kept_at  # this match changes next: no longer as read
                 self._sheet_kept = True
                 return
         self.refresh_from_db(
