@@ -86,11 +86,10 @@ def keep_reading(match) -> bytes:
     version render from it in this process, and read only who asks. A version's reading
     never changes: one kept already stays, and is not pickled again. Returns the reading
     as kept (``pickled``): a change's notice carries it so (``live``)."""
-    name = _reading_name(match.pk, match.version)
-    reading = caches["sheets"].get(name)
+    reading = caches["sheets"].get(_reading_name(match.pk, match.version))
     if reading is None:
         reading = pickled(match)
-        caches["sheets"].set(name, reading)
+        keep_pickled_reading(match.pk, match.version, reading)
     return reading
 
 
