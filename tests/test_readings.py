@@ -16,8 +16,8 @@ EVENTS = {"events": "http://testserver/api/matches/1/events/"}
 
 @pytest.fixture
 def sheets(match, ana, ze):
-    """The sheet of a rubber with deals, a tie pending, a note and a request for a seat,
-    as its host, a member and a watch screen see it; then the same rubber won."""
+    """``sheets(viewer, **how)``: the sheet of a rubber with deals, a tie pending, a note
+    and a request for a seat, as ``viewer`` sees it (``watching=True``: a watch screen)."""
     match.record(ana, deal=1, side="a", games=1)
     match.record(ana, deal=2, side="a", games=0)
     match.record(ana, deal=2, side="b", games=0)
