@@ -164,9 +164,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
-    "DATABASE_PREPARED", True
-):
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a health check that costs no round trip (scoresheet/postgresql).
+    DATABASES["default"]["ENGINE"] = "scoresheet.postgresql"
+if DATABASES["default"]["ENGINE"] == "scoresheet.postgresql" and envbool("DATABASE_PREPARED", True):
     # The server binds the parameters, so each query is planned once a connection (a
     # prepared statement from its second use) and every sheet after that skips the
     # planning of its dozen queries. A pooler that hands a connection to another client

@@ -100,3 +100,61 @@ def test_the_suite_waits_until_a_stopped_servers_sessions_are_closed():
         assert 0.2 <= time.monotonic() - began < 2
     finally:
         kept.close()
+
+
+@pytest.fixture
+def kept_connection():
+    """A connection of its own to the suite's database, as a server's thread keeps one
+    from request to request (the test's own is inside its transaction)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the health check checked here is the PostgreSQL backend's")
+    from django.db import connections
+
+    kept = connections.create_connection("default")
+    kept.ensure_connection()
+    yield kept
+    kept.close()
+
+
+@pytest.mark.django_db
+def test_a_working_connection_passes_its_health_check_without_a_round_trip(
+    kept_connection, monkeypatch
+):
+    """A request's first query no longer waits for a ``SELECT 1`` first."""
+    import psycopg
+
+    asked = []
+    cursor = psycopg.Connection.cursor
+    monkeypatch.setattr(
+        psycopg.Connection, "cursor", lambda *args, **kw: asked.append(1) or cursor(*args, **kw)
+    )
+    assert kept_connection.is_usable()
+    assert asked == []
+
+
+@pytest.mark.django_db
+def test_a_connection_the_server_ended_fails_its_health_check_and_is_replaced(
+    kept_connection,
+):
+    """What a restart of the database does to every kept connection (test_faults.py
+    restarts a whole cluster under a server)."""
+    import select
+    import time
+
+    ended = kept_connection.connection.info.backend_pid
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [ended])
+        assert cursor.fetchone()[0]
+    socket = select.poll()
+    socket.register(kept_connection.connection.fileno(), select.POLLIN)
+    began = time.monotonic()
+    while not socket.poll(50) and time.monotonic() - began < 5:
+        pass
+    assert not kept_connection.is_usable()
+
+    # As at the start of a request (close_old_connections): checked, closed, opened anew.
+    kept_connection.health_check_done = False
+    kept_connection.close_if_health_check_failed()
+    with kept_connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != ended
