@@ -172,6 +172,11 @@ def tables_result(results, held, failed, stop, args, threads, seconds):
         f"{result['server_cpu']:.2f} cores, client {result['client_cpu']:.2f}, "
         f"the rest of the machine {result['other_cpu']:.2f}."
     )
+    if result.get("changes"):
+        # What a change costs the server, whatever the number of tables: the figure to
+        # compare two runs by (the machine's own speed moves it too).
+        each = result["server_cpu"] * result["seconds"] / result["changes"] * 1000
+        print(f"The server spent {each:.1f} ms of a core a change (its fetches and events too).")
     busy = max(step["other_cpu"] for step in results.values())
     if busy > 0.2:
         print(

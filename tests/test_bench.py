@@ -78,3 +78,21 @@ def test_help_lists_every_option(capsys):
         "--tables-max", "--tables-resolution", "--tables-p99",
     ]:  # fmt: skip
         assert option in shown
+
+
+def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
+    """The figure two runs compare by, whatever their number of tables: the server's
+    CPU over the measured seconds, shared among the changes made in them."""
+    from argparse import Namespace
+
+    from bench.report import tables_result
+
+    step = {
+        "mix": "push", "tables": 100, "seconds": 20, "changes": 80, "server_cpu": 0.6,
+        "client_cpu": 0.1, "other_cpu": 0.0, "latencies": {"fetch-200": [12.0], "entry": [20.0]},
+        "delivery": [15.0], "streams": 400, "streams_lost": 0, "bad": 0, "failed": 0,
+        "problems": {}, "rss_baseline": 0, "rss_before": 0, "rss_open": 0, "connections": 400,
+        "reconnects": 0, "verdict": "held",
+    }  # fmt: skip
+    tables_result({100: step}, 100, None, "max", Namespace(tables_p99=100, tables_max=100), 2, 30)
+    assert "The server spent 150.0 ms of a core a change" in capsys.readouterr().out
