@@ -158,3 +158,16 @@ def test_a_connection_the_server_ended_fails_its_health_check_and_is_replaced(
     with kept_connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         assert cursor.fetchone()[0] != ended
+
+
+@pytest.mark.django_db
+def test_a_connection_in_a_failed_transaction_fails_its_health_check(kept_connection):
+    """As Django's own check finds it: nothing more can be done on it until a rollback."""
+    from django.db import DatabaseError
+
+    kept_connection.set_autocommit(False)
+    with pytest.raises(DatabaseError), kept_connection.cursor() as cursor:
+        cursor.execute("SELECT 1 / 0")
+    assert not kept_connection.is_usable()
+    kept_connection.rollback()
+    assert kept_connection.is_usable()
