@@ -167,17 +167,17 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with a health check that costs no round trip (scoresheet/postgresql).
     DATABASES["default"]["ENGINE"] = "scoresheet.postgresql"
-if DATABASES["default"]["ENGINE"] == "scoresheet.postgresql" and envbool("DATABASE_PREPARED", True):
-    # The server binds the parameters, so each query is planned once a connection (a
-    # prepared statement from its second use) and every sheet after that skips the
-    # planning of its dozen queries. A pooler that hands a connection to another client
-    # between transactions (PgBouncer in transaction mode, before 1.21) cannot keep
-    # them: DATABASE_PREPARED=false turns them off.
-    DATABASES["default"]["OPTIONS"] = {
-        "server_side_binding": True,
-        "prepare_threshold": 1,
-        **DATABASES["default"].get("OPTIONS", {}),
-    }
+    if envbool("DATABASE_PREPARED", True):
+        # The server binds the parameters, so each query is planned once a connection (a
+        # prepared statement from its second use) and every sheet after that skips the
+        # planning of its dozen queries. A pooler that hands a connection to another
+        # client between transactions (PgBouncer in transaction mode, before 1.21) cannot
+        # keep them: DATABASE_PREPARED=false turns them off.
+        DATABASES["default"]["OPTIONS"] = {
+            "server_side_binding": True,
+            "prepare_threshold": 1,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones writing at once take turns instead of failing "database is locked":
     # every transaction takes the write lock as it begins (a deferred one that has read
