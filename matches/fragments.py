@@ -25,10 +25,11 @@ import threading
 from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import get_language
+
+from . import csrf
 
 CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
 ETAG_HOLE = "\x00etag\x00"
@@ -189,7 +190,7 @@ def rendered(request, name, template, context, *, keep=True) -> HttpResponse:
 
 def _filled(html, request, etag) -> str:
     if CSRF_HOLE in html:
-        html = html.replace(CSRF_HOLE, get_token(request))
+        html = html.replace(CSRF_HOLE, csrf.token(request))
     # The ETag goes in an attribute, its quotes escaped as the template would have.
     return html.replace(ETAG_HOLE, escape(etag or "")) if ETAG_HOLE in html else html
 

@@ -150,6 +150,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "matches.csrf.context",  # Django's csrf_token, drawn keeping the GIL
             ],
         },
     },
