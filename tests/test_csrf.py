@@ -48,6 +48,17 @@ def test_the_sheet_pages_token_is_its_own_and_passes_the_check(match, rui):
     assert entry(client, match, again[0][:-1] + "?", deal=2).status_code == 403
 
 
+def test_a_kept_fragments_token_is_fresh_each_time_and_passes_the_check(match, ana, rui):
+    client = phone(rui)
+    url, _etag = poll_of(client, match)
+    match.record(ana, deal=1, side="b", games=0)
+    first = TOKEN.findall(text(fetched(client, url)))
+    again = TOKEN.findall(text(fetched(client, url)))  # from memory
+    assert len(set(again)) == 1 and set(again).isdisjoint(first)  # a mask of its own
+    assert entry(client, match, again[0]).status_code == 200
+    assert match.deals.get().a == 1
+
+
 def test_no_token_is_drawn_from_os_urandom(match, ana, rui, monkeypatch):
     client = phone(rui)  # a session, its key drawn
     url, _etag = poll_of(client, match)
