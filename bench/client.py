@@ -10,6 +10,7 @@ browser opens the sheet (``open_phones``).
 import asyncio
 import time
 from html.parser import HTMLParser
+from http.cookies import SimpleCookie
 
 
 class Failed(Exception):
@@ -36,7 +37,8 @@ class Connection:
         self.reader = self.writer = None
 
     async def request(self, method, path, headers, body=b"", timeout=10.0):
-        """(status, headers with lower-case names, body); raises Failed."""
+        """(status, headers with lower-case names, body); raises Failed. The headers'
+        ``set-cookie`` is the list of every cookie set, as a server may set several."""
         try:
             return await asyncio.wait_for(self._request(method, path, headers, body), timeout)
         except TimeoutError:  # before OSError, of which it is one
@@ -71,10 +73,14 @@ class Connection:
             break
         status_line, *header_lines = head[:-4].decode("latin-1").split("\r\n")
         status = int(status_line.split(" ", 2)[1])
-        answer = {}
+        answer, cookies = {}, []
         for line in header_lines:
             name, _colon, value = line.partition(":")
-            answer[name.strip().lower()] = value.strip()
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookies.append(value)
+            answer[name] = value
+        answer["set-cookie"] = cookies
         if status == 304 or status < 200 or method == "HEAD":
             content = b""
         elif "content-length" in answer:
@@ -150,6 +156,16 @@ async def fetch_sheet(connection, phone, problem, what, sending=None):
     return None, status, took
 
 
+def kept_cookies(cookie, set_cookies):
+    """The Cookie header ``cookie`` becomes once the cookies of ``set_cookies`` (Set-Cookie
+    values) are kept, as a browser keeps them: each by its name, its attributes left out."""
+    jar = SimpleCookie()
+    jar.load(cookie)
+    for value in set_cookies:
+        jar.load(value)
+    return "; ".join(f"{name}={morsel.coded_value}" for name, morsel in jar.items())
+
+
 def poll_headers(phone):
     """A phone's poll as htmx sends it: its session, and the ETag it holds if any."""
     headers = {"Cookie": phone.cookie, "HX-Request": "true"}
@@ -169,11 +185,15 @@ async def open_phones(port, tables, concurrency=4):
             connection = Connection(port, counters)
             try:
                 page = f"/matches/{phone.table.match}/"
-                status, _headers, body = await connection.request(
+                status, headers, body = await connection.request(
                     "GET", page, {"Cookie": phone.cookie}
                 )
                 if status != 200:
                     raise Unplayable(f"GET {page} answered {status}: {body[:300]!r}")
+                # As a browser keeps them: the CSRF cookie the page's forms set, which
+                # every later request of the phone sends (without it, each fetch would
+                # make the phone a new CSRF secret and set it again).
+                phone.cookie = kept_cookies(phone.cookie, headers["set-cookie"])
                 finder = PollFinder()
                 finder.feed(body.decode())
                 if not finder.found:

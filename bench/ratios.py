@@ -11,6 +11,7 @@ import re
 from html import unescape as html_unescape
 
 from bench import report
+from bench.client import kept_cookies
 from bench.generators import run_python, run_wrk
 from bench.stack import WORKERS
 from tests.servers import exchange
@@ -21,10 +22,12 @@ CARDS = {"cards": {"aces": 3, "sevens": 2, "kings": 1, "jacks": 2, "queens": 1}}
 
 def targets(port, data):
     """Each target as (method, path, headers, body, the status it must answer)."""
-    html = {"Cookie": data["cookie"], "HX-Request": "true"}
     page_path = f"/matches/{data['sheet']}/"
-    status, _headers, page = exchange(port, "GET", page_path, headers={"Cookie": data["cookie"]})
+    status, headers, page = exchange(port, "GET", page_path, headers={"Cookie": data["cookie"]})
     assert status == 200, status
+    # The phone's cookies as its browser keeps them after the page: the CSRF cookie too.
+    cookie = kept_cookies(data["cookie"], headers.get_all("Set-Cookie") or [])
+    html = {"Cookie": cookie, "HX-Request": "true"}
     # The poll URL exactly as the page gives it to htmx (it carries the viewer's signature).
     sheet = html_unescape(re.search(rb'hx-get="([^"]*/sheet/[^"]*)"', page).group(1).decode())
     status, headers, _body = exchange(port, "GET", sheet, headers=html)

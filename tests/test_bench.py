@@ -1,7 +1,8 @@
 """The benchmarks stay runnable: every bench module imports, and bench/load.py's command
 line keeps the options README.md's "Benchmark" section documents, with their defaults.
 
-Nothing here starts a server or sends a request: the bench itself is run by hand.
+Nothing here starts the app's server: the bench itself is run by hand. Its client is
+checked against a stand-in that answers as the sheet's pages do.
 """
 
 import importlib
@@ -96,3 +97,46 @@ def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
     }  # fmt: skip
     tables_result({100: step}, 100, None, "max", Namespace(tables_p99=100, tables_max=100), 2, 30)
     assert "The server spent 150.0 ms of a core a change" in capsys.readouterr().out
+
+
+def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
+    """As a browser does: the CSRF cookie set with the sheet page goes with every later
+    request of the phone. Without it, each fetch made the phone a new CSRF secret and set
+    it again, work a real phone never asks of the server."""
+    import asyncio
+
+    from bench.client import open_phones
+    from bench.data import Phone, Table
+
+    heads = []
+
+    async def answer(reader, writer):
+        while not reader.at_eof():
+            try:
+                head = (await reader.readuntil(b"\r\n\r\n")).decode()
+            except asyncio.IncompleteReadError:
+                break
+            heads.append(head)
+            if " /matches/7/sheet/" in head:
+                extra, body = 'ETag: "3-x"\r\n', "<div></div>"
+            else:
+                extra = "Set-Cookie: csrftoken=Secret7; Path=/; SameSite=Lax\r\n"
+                body = '<div hx-get="/matches/7/sheet/" hx-trigger="every 2000ms"></div>'
+            message = f"HTTP/1.1 200 OK\r\n{extra}Content-Length: {len(body)}\r\n\r\n{body}"
+            writer.write(message.encode())
+            await writer.drain()
+        writer.close()
+
+    async def play():
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        table = Table(7, [])
+        table.phones.append(Phone(table, "a1", "sessionid=s1", "token"))
+        async with server:
+            await open_phones(server.sockets[0].getsockname()[1], [table])
+        return table.phones[0]
+
+    phone = asyncio.run(play())
+    assert phone.cookie == "sessionid=s1; csrftoken=Secret7"
+    page, fetch = heads
+    assert "Cookie: sessionid=s1\r\n" in page
+    assert "Cookie: sessionid=s1; csrftoken=Secret7\r\n" in fetch
