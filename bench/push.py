@@ -11,7 +11,8 @@ its answer, and one told of a change while its tap is on its way asks only after
 answer, if still behind.
 
 Timed by kind: fetch-200, fetch-304, entry, and the delivery (from the entry sent to
-the event heard, on each phone: the push's own latency). Counted: streams that fail or
+the event heard, on each phone: the push's own latency); and how late the client's own
+event loop runs, which every one of those times holds. Counted: streams that fail or
 end before the step does. The server's memory is read before the streams open and with
 them open: what a stream costs.
 """
@@ -24,6 +25,10 @@ import time
 from bench.client import Connection, Failed, fetch_sheet
 from bench.cpu import cpu_now, rss_now
 from bench.play import ENTRY_EVERY, enter
+
+# How often the client looks at how late its own event loop runs: a loop held up by its
+# thousands of streams would add its delay to every time it takes, the server's blame.
+LAG_EVERY = 0.01  # s
 
 
 class Stream:
@@ -180,8 +185,16 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         await asyncio.sleep(max(0.0, end - loop.time()))
         cpu["end"] = time.perf_counter(), *cpu_now(servers)
 
+    lag = []  # s: how late this client's loop woke for a timer, over the measured seconds
+
+    async def lag_meter():
+        await asyncio.sleep(max(0.0, start - loop.time()))
+        while (asked := loop.time()) < end:
+            await asyncio.sleep(LAG_EVERY)
+            lag.append(loop.time() - asked - LAG_EVERY)
+
     listeners = [asyncio.ensure_future(listen(phone)) for table in tables for phone in table.phones]
-    await asyncio.gather(cpu_meter(), *(table_loop(table) for table in tables))
+    await asyncio.gather(cpu_meter(), lag_meter(), *(table_loop(table) for table in tables))
     for stream in streams.values():
         stream.close()
     await asyncio.gather(*listeners, return_exceptions=True)
@@ -200,6 +213,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         "streams": streams_open,
         "streams_lost": measured["streams_lost"],
         "changes": measured["changes"],
+        "client_lag": lag,
         "bad": measured["bad"],
         "failed": measured["failed"],
         "problems": problems,

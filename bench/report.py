@@ -158,6 +158,11 @@ def tables_result(results, held, failed, stop, args, threads, seconds):
             f"{result['rss_open'] / 2**20:.0f} MB with them open: {per_stream / 1024:.1f} KB "
             "a stream (less after an earlier step: memory its streams freed is used again)."
         )
+        lag = result["client_lag"]
+        print(
+            f"Client: its event loop p99 {percentile(lag, 99):.1f} ms late (at most "
+            f"{max(lag, default=float('nan')) * 1000:.1f} ms), which each time above holds."
+        )
     else:
         late = percentile(result["late"], 99)
         print(

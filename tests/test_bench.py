@@ -81,9 +81,8 @@ def test_help_lists_every_option(capsys):
         assert option in shown
 
 
-def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
-    """The figure two runs compare by, whatever their number of tables: the server's
-    CPU over the measured seconds, shared among the changes made in them."""
+def push_step_shown(capsys, **measured):
+    """What the report prints of one push step that held, with ``measured`` in it."""
     from argparse import Namespace
 
     from bench.report import tables_result
@@ -93,10 +92,24 @@ def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
         "client_cpu": 0.1, "other_cpu": 0.0, "latencies": {"fetch-200": [12.0], "entry": [20.0]},
         "delivery": [15.0], "streams": 400, "streams_lost": 0, "bad": 0, "failed": 0,
         "problems": {}, "rss_baseline": 0, "rss_before": 0, "rss_open": 0, "connections": 400,
-        "reconnects": 0, "verdict": "held",
+        "reconnects": 0, "verdict": "held", "client_lag": [0.001], **measured,
     }  # fmt: skip
     tables_result({100: step}, 100, None, "max", Namespace(tables_p99=100, tables_max=100), 2, 30)
-    assert "The server spent 150.0 ms of a core a change" in capsys.readouterr().out
+    return capsys.readouterr().out
+
+
+def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
+    """The figure two runs compare by, whatever their number of tables: the server's
+    CPU over the measured seconds, shared among the changes made in them."""
+    shown = push_step_shown(capsys, changes=80, server_cpu=0.6, seconds=20)
+    assert "The server spent 150.0 ms of a core a change" in shown
+
+
+def test_a_push_step_reports_how_late_the_client_itself_ran(capsys):
+    """Every time the client takes holds its own event loop's delay: shown beside them,
+    so that a client held up by its thousands of streams is not taken for the server."""
+    shown = push_step_shown(capsys, client_lag=[0.0005] * 197 + [0.004, 0.004, 0.009])
+    assert "Client: its event loop p99 4.0 ms late (at most 9.0 ms)" in shown
 
 
 def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
