@@ -53,6 +53,7 @@ class Bridge:
     def __init__(self, app, threads):
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+        self.answering = 0  # requests in the threads now
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -66,9 +67,15 @@ class Bridge:
             await send_whole(send, 413, [(b"content-type", b"text/plain")], b"Too large.\n")
             return
         loop = asyncio.get_running_loop()
-        status, headers, answer = await loop.run_in_executor(
-            self.executor, self.respond, environ(scope, body)
-        )
+        self.answering += 1
+        try:
+            status, headers, answer = await loop.run_in_executor(
+                self.executor, self.respond, environ(scope, body)
+            )
+        finally:
+            self.answering -= 1
+            if not self.answering:  # every request's objects are garbage or kept
+                collector.between_requests()
         if isinstance(answer, bytes):
             await send_whole(send, status, headers, answer)
         else:

@@ -1,8 +1,8 @@
 """The garbage collector in a worker of bin/serve (scoresheet/asgi.py).
 
-A full collection walks every object the collector tracks and holds every thread of the
-worker while it does: about a microsecond an object, measured on these machines. Two
-things keep the walk short:
+A collection walks the objects the collector tracks in the generations it collects, and
+holds every thread of the worker while it does: about a microsecond an object, measured
+on these machines. Three things keep the walks short:
 
 - ``settle``: what the worker loads as it starts (Django, the app, its templates and
   translations: over 100,000 objects) is set aside (``gc.freeze``) once loaded.
@@ -19,11 +19,25 @@ everything was last walked, it all goes back to the collector (``gc.unfreeze``),
 next full collection walks it all, frees those cycles and sets the survivors aside
 again. The memory held so is at most what is alive, twice; everything is walked once
 each time the objects alive double, or as often as leftover cycles double them.
+
+- ``between_requests``: the young generations are collected when no request is in the
+  worker's threads, the moment a request's objects in cycles (Django's request and its
+  lazy user, a sheet's reading: about 300 a sheet rendered) are all garbage. CPython
+  collects when its count of new objects passes a threshold, mostly in the middle of
+  requests: whatever was alive then moved on to an older generation, there to be walked
+  by the next full collection (every few seconds under load, 20 to 60 ms each), and held
+  every thread a second time. Its own collections still come, ``BACKSTOP`` times later,
+  for a worker never idle.
 """
 
 import gc
 
 OLDEST = 2  # the generation a full collection collects (with the younger two)
+# CPython's own thresholds (its defaults): a young collection once the objects tracked
+# are YOUNG more than when the last one ran; every MIDDLE of those, the middle generation
+# too; and every OLDER of those, all three.
+YOUNG, MIDDLE, OLDER = 700, 10, 10
+BACKSTOP = 10  # in a worker, CPython collects by itself only past YOUNG * BACKSTOP
 
 
 class SetAside:
@@ -47,7 +61,16 @@ class SetAside:
 
 def settle():
     """Set aside what the worker has loaded, and from now on what each full collection
-    leaves (``SetAside``)."""
+    leaves (``SetAside``); leave the young generations to ``between_requests``."""
     gc.freeze()
     if not any(isinstance(callback, SetAside) for callback in gc.callbacks):
         gc.callbacks.append(SetAside())
+    gc.set_threshold(YOUNG * BACKSTOP, MIDDLE, OLDER)
+
+
+def between_requests():
+    """The collection CPython would have made by now (by its thresholds), made while no
+    request is in the worker's threads: the event loop calls it then."""
+    young, middle, older = gc.get_count()
+    if young >= YOUNG:
+        gc.collect(OLDEST if older >= OLDER else 1 if middle >= MIDDLE else 0)

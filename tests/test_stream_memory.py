@@ -15,7 +15,7 @@ from django.db import connections
 from django.test import Client
 
 from matches import live
-from scoresheet.collector import SetAside
+from scoresheet.collector import MIDDLE, OLDER, YOUNG, SetAside
 
 
 def closed():
@@ -26,13 +26,15 @@ def closed():
 @pytest.fixture
 def server_module():
     """scoresheet.asgi, loaded in this process, which is no worker: the garbage collector
-    as it was, walking everything (a worker's sets aside what it loaded, and what each
-    full collection leaves: ``scoresheet.collector``), during the test and after it."""
+    as it was, walking everything and collecting by itself (a worker's sets aside what it
+    loaded, and what each full collection leaves, and collects between requests:
+    ``scoresheet.collector``), during the test and after it."""
     import scoresheet.asgi
 
     def as_it_was():
         gc.callbacks[:] = [callback for callback in gc.callbacks if type(callback) is not SetAside]
         gc.unfreeze()
+        gc.set_threshold(YOUNG, MIDDLE, OLDER)
 
     as_it_was()
     yield scoresheet.asgi
