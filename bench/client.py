@@ -79,7 +79,8 @@ class Connection:
             name, value = name.strip().lower(), value.strip()
             if name == "set-cookie":
                 cookies.append(value)
-            answer[name] = value
+            else:
+                answer[name] = value
         answer["set-cookie"] = cookies
         if status == 304 or status < 200 or method == "HEAD":
             content = b""
