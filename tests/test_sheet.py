@@ -42,6 +42,21 @@ def test_members_see_their_own_side_as_nos(match, ana, ze):
     assert crosses_title(sheet_of(ze, match)) == "Nós: 0 games, Eles: 2 games."
 
 
+@pytest.mark.parametrize("language", ["pt-pt", "en"])
+def test_the_numbers_a_phone_sends_back_are_written_plainly(match, ana, language, settings):
+    # The version the page posts back (and its script reads), the deal on the keys, the
+    # counts: never grouped as a number in prose would be ("12.345"), which the server
+    # would refuse, whatever the formats of the language.
+    settings.USE_THOUSAND_SEPARATOR = True
+    match.record(ana, deal=1, side="a", games=0)
+    Match.objects.filter(pk=match.pk).update(version=12345)
+    response = browser(ana).get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE=language)
+    page = fragment(text(response))
+    assert 'data-version="12345"' in page
+    assert '<input type="hidden" name="version" value="12345">' in page
+    assert "12.345" not in page and "12,345" not in page
+
+
 def test_a_host_without_a_seat_sees_the_pairs_names(ana, olga):
     match = Match.objects.start(ana, SEAT_NAMES, host_seat=None)
     match.record(ana, deal=1, side="b", games=1)
