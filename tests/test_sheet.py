@@ -44,8 +44,8 @@ def test_members_see_their_own_side_as_nos(match, ana, ze):
 
 @pytest.mark.parametrize("language", ["pt-pt", "en"])
 def test_the_numbers_a_phone_sends_back_are_written_plainly(match, ana, language, settings):
-    # The version the page posts back (and its script reads), the deal on the keys, the
-    # counts: never grouped as a number in prose would be ("12.345"), which the server
+    # The version the page posts back and its script reads, as every number of the
+    # sheet: never grouped as a number in prose would be ("12.345"), which the server
     # would refuse, whatever the formats of the language.
     settings.USE_THOUSAND_SEPARATOR = True
     match.record(ana, deal=1, side="a", games=0)
