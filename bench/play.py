@@ -9,12 +9,13 @@ entry); what went wrong is counted, warm-up included.
 """
 
 import asyncio
+import gc
 import json
 import random
 import time
 import uuid
 
-from bench.client import Connection, Failed, fetch_sheet
+from bench.client import Connection, Failed, fetch_sheet, set_aside
 from bench.cpu import cpu_now
 
 POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
@@ -83,9 +84,12 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         await asyncio.sleep(max(0.0, end - loop.time()))
         cpu["end"] = time.perf_counter(), *cpu_now(servers)
 
-    await asyncio.gather(cpu_meter(), *tasks)
-    for connection in connections.values():
-        connection.close()
+    try:
+        await asyncio.gather(cpu_meter(), set_aside(begin), *tasks)
+        for connection in connections.values():
+            connection.close()
+    finally:
+        gc.unfreeze()
     wall = cpu["end"][0] - cpu["start"][0]
     (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
     client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))

@@ -18,11 +18,12 @@ them open: what a stream costs.
 """
 
 import asyncio
+import gc
 import json
 import random
 import time
 
-from bench.client import Connection, Failed, fetch_sheet
+from bench.client import Connection, Failed, fetch_sheet, set_aside
 from bench.cpu import cpu_now, rss_now
 from bench.play import ENTRY_EVERY, enter
 
@@ -194,12 +195,17 @@ async def play(port, tables, warmup, duration, seed, servers=()):
             lag.append(loop.time() - asked - LAG_EVERY)
 
     listeners = [asyncio.ensure_future(listen(phone)) for table in tables for phone in table.phones]
-    await asyncio.gather(cpu_meter(), lag_meter(), *(table_loop(table) for table in tables))
-    for stream in streams.values():
-        stream.close()
-    await asyncio.gather(*listeners, return_exceptions=True)
-    for connection in connections.values():
-        connection.close()
+    try:
+        await asyncio.gather(
+            cpu_meter(), lag_meter(), set_aside(begin), *(table_loop(table) for table in tables)
+        )
+        for stream in streams.values():
+            stream.close()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        for connection in connections.values():
+            connection.close()
+    finally:
+        gc.unfreeze()
     wall = cpu["end"][0] - cpu["start"][0]
     (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
     client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))

@@ -153,3 +153,24 @@ def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
     page, fetch = heads
     assert "Cookie: sessionid=s1\r\n" in page
     assert "Cookie: sessionid=s1; csrftoken=Secret7\r\n" in fetch
+
+
+def test_the_client_sets_aside_what_it_holds_once_a_step_is_under_way():
+    """Its full collections then walk only what the step makes since, not its thousands
+    of phones, streams and connections. Each such walk held every phone at once, and
+    what they had to send reached the server together, as no tables of phones send."""
+    import asyncio
+    import gc
+
+    from bench.client import set_aside
+
+    held = [[] for _ in range(10_000)]
+
+    async def step():
+        await set_aside(asyncio.get_running_loop().time())
+        return gc.get_freeze_count()
+
+    try:
+        assert asyncio.run(step()) >= len(held)
+    finally:
+        gc.unfreeze()
