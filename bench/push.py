@@ -26,6 +26,7 @@ import time
 from bench.client import Connection, Failed, fetch_sheet, set_aside
 from bench.cpu import cpu_now, rss_now
 from bench.play import ENTRY_EVERY, enter
+from bench.report import DELIVERY_LIMIT_MS
 
 # How often the client looks at how late its own event loop runs: a loop held up by its
 # thousands of streams would add its delay to every time it takes, the server's blame.
@@ -108,7 +109,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
     latencies = {"fetch-200": [], "fetch-304": [], "entry": []}
     delivery = []
     problems = {}
-    measured = {"bad": 0, "failed": 0, "streams_lost": 0, "changes": 0}
+    measured = {"bad": 0, "failed": 0, "streams_lost": 0, "changes": 0, "fetching": 0}
     begin = loop.time() + 0.2
     start, end = begin + warmup, begin + warmup + duration
     sent = {}  # table -> (version before its entry, when the entry was sent)
@@ -123,7 +124,11 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         return int(phone.etag.strip('"').split("-", 1)[0]) if phone.etag else 0
 
     async def fetch(phone, counted):
-        kind, status, took = await fetch_sheet(connections[id(phone)], phone, problem, "fetch")
+        measured["fetching"] += 1
+        try:
+            kind, status, took = await fetch_sheet(connections[id(phone)], phone, problem, "fetch")
+        finally:
+            measured["fetching"] -= 1
         if counted:
             if kind:
                 latencies[kind].append(took)
@@ -199,6 +204,12 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         await asyncio.gather(
             cpu_meter(), lag_meter(), set_aside(begin), *(table_loop(table) for table in tables)
         )
+        # The step's last changes heard, and every fetch they caused answered, before the
+        # streams close: thousands closing at once hold the server's event loops for a
+        # few hundred ms, and with them the fetches still under way, which are timed.
+        await asyncio.sleep(DELIVERY_LIMIT_MS / 1000)
+        while measured["fetching"]:
+            await asyncio.sleep(0.01)
         for stream in streams.values():
             stream.close()
         await asyncio.gather(*listeners, return_exceptions=True)
