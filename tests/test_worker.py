@@ -44,10 +44,10 @@ def test_a_started_worker_sets_what_it_loaded_aside_from_the_garbage_collector()
     assert tracked < LEFT_TO_WALK
 
 
-# Cycles set aside and then dropped (a stream's objects once it ended), a quarter of what
-# the worker loaded; then as many as it loaded alive, half at a time, which doubles what
-# is set aside.
-CYCLES = """
+# What the scripts below start from: a worker whose only collections are the full ones
+# they ask for, and ``cycles``, that many objects each in a cycle of its own (as a
+# stream's objects are).
+IN_CYCLES = """
 import gc
 import scoresheet.asgi
 
@@ -63,7 +63,13 @@ def cycles(count):
         node.me = node
         made.append(node)
     return made
+"""
 
+
+# Cycles set aside and then dropped (a stream's objects once it ended), a quarter of what
+# the worker loaded; then as many as it loaded alive, half at a time, which doubles what
+# is set aside.
+CYCLES = """
 gc.collect()
 loaded = gc.get_freeze_count()
 ended = cycles(loaded // 4)
@@ -84,7 +90,7 @@ print(loaded, walk_after_survivors, before_the_doubling, handed_back,
 
 
 def test_what_survives_a_full_collection_is_set_aside_until_it_has_doubled():
-    loaded, walk, before, handed_back, after, tracked, alive = worker_says(CYCLES)
+    loaded, walk, before, handed_back, after, tracked, alive = worker_says(IN_CYCLES + CYCLES)
     dropped = loaded // 4  # a cycle of one object each
     # Objects that outlived a full collection are no longer walked by the next ones.
     assert walk < LEFT_TO_WALK
@@ -102,22 +108,6 @@ def test_what_survives_a_full_collection_is_set_aside_until_it_has_doubled():
 # (its cycles left set aside), and half as many again as the worker loaded alive, a
 # third at a time.
 CROWD = """
-import gc
-import scoresheet.asgi
-
-gc.disable()  # only the collections below, each a full one
-
-class Node:
-    pass
-
-def cycles(count):
-    made = []
-    for _ in range(count):
-        node = Node()
-        node.me = node
-        made.append(node)
-    return made
-
 loaded = gc.get_freeze_count()
 crowd = cycles(2 * loaded)
 gc.collect()
@@ -135,7 +125,7 @@ print(gc.get_freeze_count(), len(alive))
 def test_a_crowd_walked_once_is_set_aside_not_walked_again():
     # Handed back for having doubled what is set aside, it would all be walked again
     # by the next full collection: 370 ms with 4,000 streams a worker.
-    loaded, set_aside, tracked, after_it_went, alive = worker_says(CROWD)
+    loaded, set_aside, tracked, after_it_went, alive = worker_says(IN_CYCLES + CROWD)
     assert set_aside >= 3 * loaded
     assert tracked < LEFT_TO_WALK
     # Still, what is set aside stays within twice what was alive when it was walked: the
