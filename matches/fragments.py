@@ -10,7 +10,9 @@ version never changes once written, so a fragment kept under its version is neve
 stale: the next change is a new key; nor is the reading they are rendered from
 (``keep_reading``), so each point of view after the first renders without reading the
 sheet again. Kept in this process ("sheets", in memory: see settings.CACHES), since
-rendering one costs less than fetching it from elsewhere.
+rendering one costs less than fetching it from elsewhere; and only for a match's newest
+version: what was kept for the one before goes as the next is kept (``_keep``), so the
+memory holds the tables in play, whatever their pace, and not their past.
 
 The phones told of one change ask at the same moment, before any of them has rendered
 it: ``first_at`` lets the first of a version's requests in this process read it while the
@@ -35,10 +37,21 @@ CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
 ETAG_HOLE = "\x00etag\x00"
 
 
-def key(kind, *parts) -> str:
-    """The cache key of one fragment: its kind (a sheet, a watch screen), what picks
-    the version and the viewer, and the language it is in."""
-    return ":".join(["fragment", kind, *map(str, parts), get_language()])
+class Name(str):
+    """A name in the "sheets" cache, which knows the match and the version its value is
+    of (``_keep`` forgets a version's names when the next is kept)."""
+
+    def __new__(cls, name, match, version):
+        made = super().__new__(cls, name)
+        made.match, made.version = match, version
+        return made
+
+
+def key(kind, match, version, *parts) -> Name:
+    """The cache key of one fragment: its kind (a sheet, a watch screen), the match and
+    its version, what picks the viewer, and the language it is in."""
+    name = ":".join(["fragment", kind, str(match), str(version), *map(str, parts), get_language()])
+    return Name(name, match, version)
 
 
 # Points of view ------------------------------------------------------------------
@@ -58,7 +71,7 @@ def viewers(match, sheet) -> dict:
 
 
 def remember_viewers(pk, version, seen) -> None:
-    caches["sheets"].set(key("viewers", pk, version), seen)
+    _keep(key("viewers", pk, version), seen)
 
 
 def viewers_of(pk, version) -> dict | None:
@@ -103,15 +116,15 @@ def keep_pickled_reading(pk, version, reading: bytes) -> None:
     """Keep the ``pickled`` reading of match ``pk`` at ``version`` (a notice carries it
     so: ``live.sheet_in``); callers look first whether one is kept (``reading_kept``),
     before making or unsigning theirs. Nothing is unpickled here."""
-    caches["sheets"].set(_reading_name(pk, version), reading)
+    _keep(_reading_name(pk, version), reading)
 
 
 def reading_kept(pk, version) -> bool:
     return caches["sheets"].has_key(_reading_name(pk, version))
 
 
-def _reading_name(pk, version) -> str:
-    return f"reading:{pk}:{version}"
+def _reading_name(pk, version) -> Name:
+    return Name(f"reading:{pk}:{version}", pk, version)
 
 
 def reading_after_change(match):
@@ -183,9 +196,34 @@ def rendered(request, name, template, context, *, keep=True) -> HttpResponse:
     holes = {"csrf_token": CSRF_HOLE, "etag": ETAG_HOLE, "messages": ()}
     response = render(request, template, {**context, **holes})
     html = response.content.decode()
-    caches["sheets"].set(name, html)
+    _keep(name, html)
     response.content = _filled(html, request, context.get("etag"))
     return response
+
+
+# What each match has kept in this process, under "kept:<match>" in the cache itself (so
+# that it goes with the least recently used, like what it names): its newest version
+# and the names kept for it.
+_kept_guard = threading.Lock()
+
+
+def _keep(name: Name, value) -> None:
+    """Keep ``value`` under ``name``, a name of its match's newest version here: the
+    first kept of a newer version forgets every name kept for the one before, which no
+    request asks for again (nothing is read at an old version; a fetch told of an old
+    one gets the newest). Nothing is kept of a version older than one kept already."""
+    sheets = caches["sheets"]
+    index = f"kept:{name.match}"
+    with _kept_guard:
+        version, names = sheets.get(index) or (name.version, ())
+        if name.version < version:
+            return
+        if name.version > version:
+            sheets.delete_many(names)
+            names = ()
+        if name not in names:
+            sheets.set(index, (name.version, (*names, str(name))))
+        sheets.set(name, value)  # under the guard: never after its version was forgotten
 
 
 def _filled(html, request, etag) -> str:

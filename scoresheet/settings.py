@@ -214,10 +214,11 @@ else:
     }
 # Sheet fragments as rendered, for each version and viewer (matches/fragments.py): in
 # each process's memory, whatever else is configured, since a render costs less than
-# a fetch from elsewhere. A version never changes, so none is ever stale; the least
-# recently used go. A table in play keeps about five at its version (its reading, who
-# sees what, a fragment for each point of view), of 5 to 7 KB each: room for the current
-# versions of 2,400 tables a process, in 80 MB at most.
+# a fetch from elsewhere. A version never changes, so none is ever stale, and only a
+# match's newest is kept: the one before goes when the next comes. A table in play keeps
+# about five (its reading, who sees what, a fragment for each point of view), of 5 to 7
+# KB each: room for 2,400 tables a process, in 80 MB at most; past that, the least
+# recently used go, and their next change reads the sheet again.
 CACHES["sheets"] = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "sheets",

@@ -204,13 +204,60 @@ def test_a_message_waiting_is_shown_by_a_render_of_its_own(match):
     request = RequestFactory().get("/")
     request.session = {}
     request._messages = FallbackStorage(request)
-    name = fragments.key("test", match.pk)
+    name = fragments.key("test", match.pk, match.version)
     assert fragments.kept(request, name) is None
     fragments.rendered(request, name, "base.html#message", {"message": "old", "level": "info"})
     assert fragments.kept(request, name) is not None
     request._messages.add(20, "Deal 1 corrected.")
     assert fragments.kept(request, name) is None
     assert len(get_messages(request)) == 1  # still waiting: nothing read them
+
+
+def test_what_was_kept_for_a_version_goes_when_the_next_is_kept(match, ana, ze):
+    phone = browser(ze)
+    url, _ = poll_of(phone, match)
+    match.record(ana, deal=1, side="a", games=1)
+    fetched(phone, url)
+    before = match.version
+    view = fragments.point_of_view(fragments.viewers_of(match.pk, before), ze.pk)
+    names = [
+        fragments._reading_name(match.pk, before),
+        fragments.key("viewers", match.pk, before),
+        fragments.key("sheet", match.pk, before, view),
+    ]
+    assert all(fragments.caches["sheets"].has_key(name) for name in names)
+    match.record(ze, deal=2, side="b", games=2)
+    assert "Nós: 2 games, Eles: 1 game." in text(fetched(phone, url))
+    # Nothing asks for an old version again: it is not left to wait for its turn to go.
+    assert not any(fragments.caches["sheets"].has_key(name) for name in names)
+    assert fragments.reading_at(match.pk, match.version) is not None
+
+
+def test_nothing_is_kept_of_a_version_older_than_one_kept(match):
+    # A request that read a version before the next was kept (a slow render, say).
+    fragments.keep_pickled_reading(match.pk, 5, b"newer")
+    fragments.keep_pickled_reading(match.pk, 4, b"older")
+    assert not fragments.reading_kept(match.pk, 4)
+    assert fragments.reading_kept(match.pk, 5)
+
+
+def test_a_slow_table_keeps_its_sheet_among_fast_ones(settings):
+    # Room for a few tables: one whose last change was long ago, and three that change
+    # again and again. Each fast table's past versions used to take the room, so the
+    # slow table's reading went first, and its next entry read the whole sheet again.
+    settings.CACHES = {
+        **settings.CACHES,
+        "sheets": {**settings.CACHES["sheets"], "OPTIONS": {"MAX_ENTRIES": 20}},
+    }
+    slow, fast = 1, (2, 3, 4)
+    fragments.keep_pickled_reading(slow, 1, b"slow")
+    for version in range(1, 11):
+        for match in fast:
+            fragments.keep_pickled_reading(match, version, b"fast")
+            fragments.remember_viewers(match, version, {"host": 1})
+    assert fragments.reading_kept(slow, 1)
+    assert all(fragments.reading_kept(match, 10) for match in fast)
+    assert all(fragments.viewers_of(match, 10) == {"host": 1} for match in fast)
 
 
 def test_the_phones_fetch_after_an_entry_from_the_reading_it_answered_with(
