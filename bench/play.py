@@ -9,13 +9,12 @@ entry); what went wrong is counted, warm-up included.
 """
 
 import asyncio
-import gc
 import json
 import random
 import time
 import uuid
 
-from bench.client import Connection, Failed, fetch_sheet, set_aside
+from bench.client import Connection, Failed, fetch_sheet, handed_back, set_aside
 from bench.cpu import cpu_now
 
 POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
@@ -89,7 +88,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         for connection in connections.values():
             connection.close()
     finally:
-        gc.unfreeze()
+        handed_back()
     wall = cpu["end"][0] - cpu["start"][0]
     (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
     client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))

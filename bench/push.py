@@ -18,12 +18,11 @@ them open: what a stream costs.
 """
 
 import asyncio
-import gc
 import json
 import random
 import time
 
-from bench.client import Connection, Failed, fetch_sheet, set_aside
+from bench.client import Connection, Failed, fetch_sheet, handed_back, set_aside
 from bench.cpu import cpu_now, rss_now
 from bench.play import ENTRY_EVERY, enter
 from bench.report import DELIVERY_LIMIT_MS
@@ -216,7 +215,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
         for connection in connections.values():
             connection.close()
     finally:
-        gc.unfreeze()
+        handed_back()
     wall = cpu["end"][0] - cpu["start"][0]
     (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
     client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))

@@ -156,21 +156,27 @@ def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
 
 
 def test_the_client_sets_aside_what_it_holds_once_a_step_is_under_way():
-    """Its full collections then walk only what the step makes since, not its thousands
-    of phones, streams and connections. Each such walk held every phone at once, and
-    what they had to send reached the server together, as no tables of phones send."""
+    """Its full collections walked its thousands of phones, streams and connections, or
+    with those set aside, what the step made since. Each such walk held every phone at
+    once, and what they had to send reached the server together, as no tables of phones
+    send. So none comes until the step ends, and then everything goes back."""
     import asyncio
     import gc
 
-    from bench.client import set_aside
+    from bench.client import handed_back, set_aside
 
     held = [[] for _ in range(10_000)]
+    thresholds = gc.get_threshold()
 
     async def step():
         await set_aside(asyncio.get_running_loop().time())
-        return gc.get_freeze_count()
+        return gc.get_freeze_count(), gc.get_threshold()
 
     try:
-        assert asyncio.run(step()) >= len(held)
+        set_aside_count, during = asyncio.run(step())
     finally:
-        gc.unfreeze()
+        handed_back()
+    assert set_aside_count >= len(held)
+    assert during[:2] == thresholds[:2] and during[2] > 10**6  # the young still collected
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == thresholds
