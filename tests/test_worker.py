@@ -133,9 +133,9 @@ def test_a_crowd_walked_once_is_set_aside_not_walked_again():
     assert after_it_went < loaded + alive + LEFT_TO_WALK
 
 
-# Full collections that set aside a little more each time, far from doubling it; then
-# some that each set aside a quarter of what the worker loaded, freed before the next.
-COUNTED = """
+# What the counting scripts below start from: a worker whose only collections are the
+# full ones they ask for, each count of what is set aside noted in ``counts``.
+COUNTING = """
 import gc
 import scoresheet.asgi
 
@@ -145,6 +145,12 @@ counts = []
 gc.get_freeze_count = lambda: counts.append(1) or count()
 
 loaded = count()
+"""
+
+
+# Full collections that set aside a little more each time, far from doubling it; then
+# some that each set aside a quarter of what the worker loaded, freed before the next.
+COUNTED = """
 kept = []
 for _ in range(10):
     kept.append([[] for _ in range(loaded // 100)])
@@ -161,7 +167,7 @@ print(far_from_doubled, len(counts), int(count() >= loaded))
 def test_what_is_set_aside_is_counted_only_when_it_may_have_doubled():
     # Counting it walks all of it, untouched in memory for long: 55 to 77 ms every full
     # collection with 4,000 streams a worker, three times the collection's own time.
-    far_from_doubled, counted, still_aside = worker_says(COUNTED)
+    far_from_doubled, counted, still_aside = worker_says(COUNTING + COUNTED)
     assert far_from_doubled == 0
     # What the collections set aside adds up to a doubling only on paper (each batch was
     # freed after it): counted then, two times in eight, and nothing is handed back.
@@ -173,15 +179,6 @@ def test_what_is_set_aside_is_counted_only_when_it_may_have_doubled():
 # each set aside a tenth of what the worker loaded, freed before the next: each count
 # finds it just short of doubling (the one batch alive then).
 NEAR_DOUBLING = """
-import gc
-import scoresheet.asgi
-
-gc.disable()  # only the collections below, each a full one
-count = gc.get_freeze_count
-counts = []
-gc.get_freeze_count = lambda: counts.append(1) or count()
-
-loaded = count()
 alive = [[] for _ in range(loaded * 17 // 20)]
 gc.collect()
 counts.clear()
@@ -196,7 +193,7 @@ print(len(counts), int(count() >= loaded + len(alive)))
 def test_what_is_set_aside_near_doubling_is_not_counted_every_collection():
     # Each count found it just short of doubling, and the next collection's survivors
     # took the sum past it again: counted after every full collection, never handed back.
-    counted, still_aside = worker_says(NEAR_DOUBLING)
+    counted, still_aside = worker_says(COUNTING + NEAR_DOUBLING)
     assert counted <= 2  # 9 before
     assert still_aside
 
