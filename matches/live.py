@@ -157,9 +157,15 @@ class Listener:
             self.version = version
 
     def heard(self, version=None, *, check=False):
+        """A notice or a resync: wakes the stream only if there is something to do, a
+        version newer than any it heard or read, or a ``check``. (A resync reads every
+        sheet a process follows, nearly all of them unchanged: waking each of thousands
+        of streams for nothing held the loop up for tens of milliseconds.)"""
+        newer = version is not None and (self.version is None or version > self.version)
         self.know(version)
-        self.check = self.check or check
-        self.woken.set()
+        if newer or check:
+            self.check = self.check or check
+            self.woken.set()
 
     async def wait(self, timeout) -> bool:
         """Until something is heard (True) or ``timeout`` seconds pass (False). (No
