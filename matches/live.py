@@ -151,19 +151,19 @@ class Listener:
         self.check = False  # something changed that the stream must read for itself
         self.woken = asyncio.Event()
 
-    def know(self, version):
-        """The newest version, as the stream read it for itself."""
+    def know(self, version) -> bool:
+        """The newest version, as the stream read it for itself: whether it was news."""
         if version is not None and (self.version is None or version > self.version):
             self.version = version
+            return True
+        return False
 
     def heard(self, version=None, *, check=False):
         """A notice or a resync: wakes the stream only if there is something to do, a
         version newer than any it heard or read, or a ``check``. (A resync reads every
         sheet a process follows, nearly all of them unchanged: waking each of thousands
         of streams for nothing held the loop up for tens of milliseconds.)"""
-        newer = version is not None and (self.version is None or version > self.version)
-        self.know(version)
-        if newer or check:
+        if self.know(version) or check:
             self.check = self.check or check
             self.woken.set()
 
