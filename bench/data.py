@@ -8,6 +8,8 @@ Django must be set up first (bench/stack.py), hence the imports inside the funct
 
 import time
 
+from bench.client import phone_address
+
 SEATS = {"a1": "Ana", "a2": "Rui", "b1": "Zé", "b2": "Maria"}
 PLAYERS = (("ana", "Ana", "a1"), ("rui", "Rui", "a2"), ("ze", "Zé", "b1"), ("maria", "Maria", "b2"))
 
@@ -60,12 +62,14 @@ def prepare_ratios(connections, per_connection, runs):
 
 
 class Phone:
-    """One seated player's browser: its session, its API token, its poll URL and ETag."""
+    """One seated player's browser: its session, its API token, its poll URL and ETag,
+    and the address it connects from (``client.phone_address``)."""
 
-    def __init__(self, table, position, cookie, token):
+    def __init__(self, table, position, cookie, token, address="127.0.0.1"):
         self.table, self.position = table, position
         self.side = position[0]
         self.cookie, self.token = cookie, token
+        self.address = address
         self.poll = self.etag = self.events = None
 
 
@@ -103,13 +107,11 @@ def prepare_tables(count, first):
         for user, (_username, _name, position) in zip(seated[1:], PLAYERS[1:], strict=True):
             match.join(user, token=match.join_token, position=position)
         table = Table(match.pk, [])
-        for token, cookie, (_username, _name, position) in zip(
-            tokens[4 * index : 4 * index + 4],
-            cookies[4 * index : 4 * index + 4],
-            PLAYERS,
-            strict=True,
+        for seat, (token, cookie) in enumerate(
+            zip(tokens[4 * index : 4 * index + 4], cookies[4 * index : 4 * index + 4], strict=True)
         ):
-            table.phones.append(Phone(table, position, cookie, token.key))
+            position, address = PLAYERS[seat][2], phone_address(4 * (first + index) + seat)
+            table.phones.append(Phone(table, position, cookie, token.key, address))
         tables.append(table)
     return tables
 

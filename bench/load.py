@@ -35,8 +35,9 @@ fallback: bench/play.py), each polls every 2 s (304 while nothing changed; after
 change, 200 and the new ETag). Every 30 s a table (tables start at random offsets)
 one phone of the side whose turn it is enters 0 games through the API, with a fresh
 Idempotency-Key as the phones send: ties, deal after deal, so the rubber never ends.
-An asyncio client keeps one keep-alive connection a phone (and its stream) and times
-every request by kind. The number of tables steps up and is then bisected, each step 5
+An asyncio client keeps one keep-alive connection a phone (and its stream), each phone
+connecting from a loopback address of its own (127.1.0.1 onwards), and times every
+request by kind. The number of tables steps up and is then bisected, each step 5
 s of warm-up and 20 s measured, within --tables-budget seconds (180), and the bench
 reports the most tables held: p99 of all requests under 100 ms, no answer other than
 2xx/304 and none missing, and the client keeping up (with push: no stream lost and

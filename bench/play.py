@@ -27,7 +27,9 @@ async def play(port, tables, warmup, duration, seed, servers=()):
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     counters = {"connections": 0, "reconnects": 0}
-    connections = {id(phone): Connection(port, counters) for t in tables for phone in t.phones}
+    connections = {
+        id(phone): Connection(port, counters, phone.address) for t in tables for phone in t.phones
+    }
     latencies = {"poll-304": [], "poll-200": [], "entry": []}
     problems = {}  # what went wrong (status or failure) -> how many, measured or not
     measured = {"polls": 0, "bad": 0, "failed": 0, "late": []}
@@ -153,7 +155,7 @@ def entered(match):
 async def resync(port, table, phone):
     """After a refused or lost entry, where the table's sheet really is (not measured, and
     on a connection of its own: the phone's may be polling meanwhile)."""
-    connection = Connection(port, {"connections": 0, "reconnects": 0})
+    connection = Connection(port, {"connections": 0, "reconnects": 0}, phone.address)
     try:
         status, _headers, answer = await connection.request(
             "GET", f"/api/matches/{table.match}/", {"Authorization": f"Token {phone.token}"}

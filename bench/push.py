@@ -41,7 +41,8 @@ class Stream:
 
     async def open(self, timeout=30.0):
         self.reader, self.writer = await asyncio.wait_for(
-            asyncio.open_connection("127.0.0.1", self.port), timeout
+            asyncio.open_connection("127.0.0.1", self.port, local_addr=(self.phone.address, 0)),
+            timeout,
         )
         head = (
             f"GET {self.phone.events} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {self.phone.cookie}"
@@ -104,7 +105,9 @@ async def play(port, tables, warmup, duration, seed, servers=()):
     rss_before = rss_now(servers[:1])
     streams = await open_streams(port, tables)
     rss_open = rss_now(servers[:1])
-    connections = {id(phone): Connection(port, counters) for t in tables for phone in t.phones}
+    connections = {
+        id(phone): Connection(port, counters, phone.address) for t in tables for phone in t.phones
+    }
     latencies = {"fetch-200": [], "fetch-304": [], "entry": []}
     delivery = []
     problems = {}

@@ -112,24 +112,20 @@ def test_a_push_step_reports_how_late_the_client_itself_ran(capsys):
     assert "Client: its event loop p99 4.0 ms late (at most 9.0 ms)" in shown
 
 
-def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
-    """As a browser does: the CSRF cookie set with the sheet page goes with every later
-    request of the phone. Without it, each fetch made the phone a new CSRF secret and set
-    it again, work a real phone never asks of the server."""
+def sheet_server(heard):
+    """A stand-in for the server where a phone opens its sheet: each request's head, with
+    the address it came from, goes into ``heard``; the sheet answers with an ETag, and
+    anything else with the sheet page, which sets a CSRF cookie."""
     import asyncio
 
-    from bench.client import open_phones
-    from bench.data import Phone, Table
-
-    heads = []
-
     async def answer(reader, writer):
+        address = writer.get_extra_info("peername")[0]
         while not reader.at_eof():
             try:
                 head = (await reader.readuntil(b"\r\n\r\n")).decode()
             except asyncio.IncompleteReadError:
                 break
-            heads.append(head)
+            heard.append((head, address))
             if " /matches/7/sheet/" in head:
                 extra, body = 'ETag: "3-x"\r\n', "<div></div>"
             else:
@@ -140,8 +136,22 @@ def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
             await writer.drain()
         writer.close()
 
+    return answer
+
+
+def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
+    """As a browser does: the CSRF cookie set with the sheet page goes with every later
+    request of the phone. Without it, each fetch made the phone a new CSRF secret and set
+    it again, work a real phone never asks of the server."""
+    import asyncio
+
+    from bench.client import open_phones
+    from bench.data import Phone, Table
+
+    heard = []
+
     async def play():
-        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        server = await asyncio.start_server(sheet_server(heard), "127.0.0.1", 0)
         table = Table(7, [])
         table.phones.append(Phone(table, "a1", "sessionid=s1", "token"))
         async with server:
@@ -150,7 +160,7 @@ def test_a_phone_keeps_the_cookies_its_sheet_page_sets():
 
     phone = asyncio.run(play())
     assert phone.cookie == "sessionid=s1; csrftoken=Secret7"
-    page, fetch = heads
+    page, fetch = (head for head, _address in heard)
     assert "Cookie: sessionid=s1\r\n" in page
     assert "Cookie: sessionid=s1; csrftoken=Secret7\r\n" in fetch
 
@@ -180,3 +190,47 @@ def test_the_client_sets_aside_what_it_holds_once_a_step_is_under_way():
     assert during[:2] == thresholds[:2] and during[2] > 10**6  # the young still collected
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold() == thresholds
+
+
+def test_each_phone_connects_from_an_address_of_its_own():
+    """As every real phone has its own. From 127.0.0.1 alone, the thousands of phones'
+    connections and streams to the server's one port took most of that address's
+    ephemeral ports, and the kernel's search for a free one cost the client a third of a
+    core for seconds at a time, which the server's answers waited for."""
+    import asyncio
+
+    from bench.client import open_phones, phone_address
+    from bench.data import Phone, Table
+    from bench.push import Stream
+
+    assert [phone_address(n) for n in (0, 1, 253, 254, 254 * 256)] == [
+        "127.1.0.1",
+        "127.1.0.2",
+        "127.1.0.254",
+        "127.1.1.1",
+        "127.2.0.1",
+    ]
+    heard = []
+
+    async def play():
+        server = await asyncio.start_server(sheet_server(heard), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        table = Table(7, [])
+        for number, position in enumerate(("a1", "b1")):
+            address = phone_address(number)
+            table.phones.append(Phone(table, position, f"sessionid=s{number}", "t", address))
+        async with server:
+            await open_phones(port, [table])
+            table.phones[1].events = "/api/matches/7/events/"
+            stream = Stream(port, table.phones[1])
+            await stream.open()
+            stream.close()
+
+    asyncio.run(play())
+    assert sorted((head.split(" ")[1], address) for head, address in heard) == [
+        ("/api/matches/7/events/", "127.1.0.2"),
+        ("/matches/7/", "127.1.0.1"),
+        ("/matches/7/", "127.1.0.2"),
+        ("/matches/7/sheet/", "127.1.0.1"),
+        ("/matches/7/sheet/", "127.1.0.2"),
+    ]
