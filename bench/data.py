@@ -19,7 +19,8 @@ PLAYERS = (("ana", "Ana", "a1"), ("rui", "Rui", "a2"), ("ze", "Zé", "b1"), ("ma
 
 def prepare_ratios(connections, per_connection, runs):
     """Ana hosts a match five deals in with a note (the sheet the phones poll) and, for
-    the entries, enough empty matches that each connection has its own rotation."""
+    the entries, enough empty matches that each connection has its own rotation; for
+    the least entry, a match of its own for each connection."""
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
@@ -49,12 +50,15 @@ def prepare_ratios(connections, per_connection, runs):
         ]
         for _ in range(runs)
     ]
+    # The least entry's (bench/urls.py): any match will do, and the same ones every run.
+    writes = [[Match.objects.start(ana, SEATS, host_seat="a1").pk] for _ in range(connections)]
     return {
         "sheet": sheet.pk,
         "cookie": f"sessionid={browser.cookies['sessionid'].value}",
         "token": Token.objects.create(user=ana).key,
         "pools": pools,
         "spare": Match.objects.start(ana, SEATS, host_seat="a1").pk,
+        "writes": writes,
     }
 
 

@@ -5,7 +5,8 @@ Both take the same arguments, ``(port, name, target, data, seconds, connections)
 busy for ``seconds``, and answer the same summary: requests, seconds, p50_ms, p99_ms,
 errors (no answer) and bad (4xx/5xx). An entry cannot repeat one request (a cell takes
 one entry), so each connection walks a pool of empty matches of its own, deal after
-deal of ties; a run consumes one pool set of ``data["pools"]``.
+deal of ties; a run consumes one pool set of ``data["pools"]``. The bench's least entry
+(``write``) walks pools too, ``data["writes"]``, the same in every run.
 
 The Python generator costs the machine more CPU of its own than wrk, so it leaves the
 server less and flatters the ratios: prefer wrk.
@@ -20,6 +21,17 @@ import time
 
 from bench.report import percentile
 
+# The targets that post to a match of their own each time, walking pools of matches: an
+# entry to each match in turn (a cell takes one entry, so each run walks fresh ones), and
+# the bench's least entry, which may go to the same matches run after run.
+WALKS = {"entry": "/api/matches/{}/entries/", "write": "/bench/write/{}/"}
+
+
+def walked(name, data):
+    """The pools, one a connection, that a run of target ``name`` walks."""
+    return data["pools"].pop() if name == "entry" else data["writes"]
+
+
 # wrk ---------------------------------------------------------------------------------
 
 # Every script ends with this: wrk's summary as one line, in the Python generator's terms.
@@ -33,7 +45,7 @@ done = function(summary, latency, requests)
 end
 """
 
-# The entries: wrk's setup() hands each of its threads (one a connection) its own pool.
+# The walks (WALKS): wrk's setup() hands each of its threads (one a connection) its pool.
 ENTRY = """
 local pools = {%(pools)s}
 local token = "%(token)s"
@@ -52,7 +64,7 @@ function request()
   local m = pool[cursor]
   local body = string.format('{"deal": %%d, "side": "%%s", "games": 0}',
     math.floor(m.step / 2) + 1, m.step %% 2 == 0 and "a" or "b")
-  return wrk.format("POST", "/api/matches/" .. m.id .. "/entries/",
+  return wrk.format("POST", "%(prefix)s" .. m.id .. "%(suffix)s",
     {["Authorization"] = "Token " .. token, ["Content-Type"] = "application/json"}, body)
 end
 function response(status, headers, body)
@@ -70,9 +82,11 @@ def run_wrk(port, name, target, data, seconds, connections):
     """wrk with a thread a connection; a Lua script sets the request (or, for entries,
     walks the pools) and prints the summary as one JSON line that this reads back."""
     method, path, headers, body, _status = target
-    if name == "entry":
-        pools = ", ".join("{" + ", ".join(map(str, pool)) + "}" for pool in data["pools"].pop())
-        script = ENTRY % {"pools": pools, "token": data["token"]} + DONE
+    if name in WALKS:
+        pools = ", ".join("{" + ", ".join(map(str, pool)) + "}" for pool in walked(name, data))
+        prefix, suffix = WALKS[name].split("{}")
+        walk = {"pools": pools, "token": data["token"], "prefix": prefix, "suffix": suffix}
+        script = ENTRY % walk + DONE
         path = "/"
     else:
         lines = [f"wrk.method = {lua_string(method)}"]
@@ -103,7 +117,7 @@ def run_python(port, name, target, data, seconds, connections):
     deadline = time.monotonic() + seconds
     latencies, errors, bad = [], [0], [0]
     lock = threading.Lock()
-    pools = data["pools"].pop() if name == "entry" else None
+    pools = walked(name, data) if name in WALKS else None
 
     def work(index):
         pool = [[match, 0] for match in pools[index]] if pools else []
@@ -112,9 +126,9 @@ def run_python(port, name, target, data, seconds, connections):
         mine, my_errors, my_bad = [], 0, 0
         while time.monotonic() < deadline:
             my_path, my_body = path, body
-            if name == "entry":
+            if pools:
                 match, step = pool[cursor]
-                my_path = f"/api/matches/{match}/entries/"
+                my_path = WALKS[name].format(match)
                 my_body = json.dumps({"deal": step // 2 + 1, "side": "ab"[step % 2], "games": 0})
             started = time.perf_counter()
             try:
@@ -128,7 +142,7 @@ def run_python(port, name, target, data, seconds, connections):
             mine.append(time.perf_counter() - started)
             if response.status >= 400:
                 my_bad += 1
-            if name == "entry":
+            if pools:
                 if response.status == 201:
                     pool[cursor][1] += 1
                 cursor = (cursor + 1) % len(pool)

@@ -9,6 +9,7 @@ a few seconds each:
     poll        GET  /matches/<id>/sheet/       the phone's poll, nothing changed: 304
     fragment    GET  /matches/<id>/sheet/       the poll after a change: the sheet fragment
     entry       POST /api/matches/<id>/entries/ a deal's games, with an API token
+    write       POST /bench/write/<id>/         the least an entry can cost, bench setup only
     calculator  POST /api/calculator/           cards to games
 
 and prints requests/s, p50 and p99 for each, and its throughput as a ratio to
@@ -16,6 +17,12 @@ the control measured in the same run (the control runs before and after each
 target; the mean of the two is the reference). Absolute numbers depend on the
 machine; the ratios are the result. Goals: poll >= 0.5, fragment >= 0.15,
 entry >= 0.15, calculator >= 0.5.
+
+The least entry (write) goes through the API's own stack, token and JSON body, and does
+in one transaction what no entry can do without: it locks the match's row, bumps its
+version and writes an event, then announces the change (a NOTIFY); it checks no rule,
+writes no deal, and reads and answers no sheet. It has no goal: its ratio is the most an
+entry could reach on this machine, and the bench says how near the entry comes to it.
 
 The fragment is asked for again and again by one phone with a stale ETag: after its
 first render it comes from the kept fragments (matches/fragments.py), as it does for

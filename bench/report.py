@@ -20,6 +20,11 @@ def percentile(values, p):
 # The ratio runs ----------------------------------------------------------------------
 
 
+def median_round(results):
+    """The round whose ratio is the median (of an even number, the higher of two)."""
+    return sorted(results, key=lambda result: result["ratio"])[len(results) // 2]
+
+
 def ratios(rounds, controls, goals):
     """Each target's median round against the control and its goal, and how much the
     control itself moved over the run."""
@@ -29,9 +34,12 @@ def ratios(rounds, controls, goals):
     print(f"{'control':<12}{first['rps']:>9.0f}{first['p50_ms']:>9.2f}{first['p99_ms']:>9.2f}")
     for name, results in rounds.items():
         every = sorted(result["ratio"] for result in results)
-        median = sorted(results, key=lambda result: result["ratio"])[len(results) // 2]
+        median = median_round(results)
         goal = goals[name]
-        verdict = "met" if median["ratio"] >= goal else "MISSED"
+        if goal is None:
+            verdict = "no goal: the least an entry can cost"
+        else:
+            verdict = "met" if median["ratio"] >= goal else "MISSED"
         errors = sum(result["errors"] for result in results)
         bad = sum(result["bad"] for result in results)
         if errors or bad:
@@ -39,7 +47,15 @@ def ratios(rounds, controls, goals):
         spread = f"{every[0]:.2f}-{every[-1]:.2f}"
         print(
             f"{name:<12}{median['rps']:>9.0f}{median['p50_ms']:>9.2f}{median['p99_ms']:>9.2f}"
-            f"{median['control']:>9.0f}{median['ratio']:>8.2f}{spread:>15}{goal:>7}  {verdict}"
+            f"{median['control']:>9.0f}{median['ratio']:>8.2f}{spread:>15}{goal or '-':>7}  "
+            f"{verdict}"
+        )
+    if "entry" in rounds and "write" in rounds:
+        entry, least = (median_round(rounds[name])["ratio"] for name in ("entry", "write"))
+        print(
+            f"\nAn entry runs at {entry / least:.2f} of the least an entry can cost (write: a "
+            f"token, the match locked, its version bumped, an event, the notice), which is "
+            f"{least:.2f} of the control."
         )
     rates = [control["rps"] for control in controls]
     print(

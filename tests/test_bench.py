@@ -60,7 +60,7 @@ def test_the_defaults_are_the_ones_documented():
 def test_only_offers_every_target_and_the_tables():
     from bench.load import arguments
 
-    for name in ["poll", "fragment", "entry", "calculator", "tables"]:
+    for name in ["poll", "fragment", "entry", "write", "calculator", "tables"]:
         assert arguments(["--only", name]).only == [name]
     with pytest.raises(SystemExit):
         arguments(["--only", "nothing"])
@@ -79,6 +79,58 @@ def test_help_lists_every_option(capsys):
         "--tables-max", "--tables-resolution", "--tables-p99",
     ]:  # fmt: skip
         assert option in shown
+
+
+@pytest.mark.urls("bench.urls")
+def test_the_least_entry_locks_bumps_writes_and_announces(
+    match, ana, monkeypatch, django_capture_on_commit_callbacks
+):
+    """What no entry can do without, through the API's own stack: the token and body
+    read, the version bumped and an event written in one transaction, then the notice."""
+    import json
+
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    from matches import live
+    from matches.models import Event
+
+    sent = []
+    monkeypatch.setattr(live, "_send", sent.append)
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ana).key}")
+    before, events = match.version, match.events.count()
+    body = {"deal": 1, "side": "a", "games": 0}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/bench/write/{match.pk}/", body, format="json")
+    assert response.status_code == 201
+    assert response.json() == {"version": before + 1}
+    match.refresh_from_db()
+    assert match.version == before + 1
+    written = match.events.latest("pk")
+    assert (written.action, written.by, written.after) == (Event.ENTRY, ana, body)
+    assert match.events.count() == events + 1
+    assert [json.loads(notice)["version"] for notice in sent] == [before + 1]
+    # Without the token: refused, and nothing changes.
+    assert APIClient().post(f"/bench/write/{match.pk}/", body, format="json").status_code == 401
+    match.refresh_from_db()
+    assert (match.version, match.events.count()) == (before + 1, events + 1)
+
+
+def test_the_ratios_set_the_entry_beside_the_least_entry(capsys):
+    """The least entry has no goal; the report says how near the entry comes to it."""
+    from bench.report import ratios
+
+    def rounds(rps):
+        return [{"rps": rps, "p50_ms": 1.0, "p99_ms": 2.0, "control": 6000.0,
+                 "ratio": rps / 6000, "errors": 0, "bad": 0}]  # fmt: skip
+
+    control = {"rps": 6000.0, "p50_ms": 1.0, "p99_ms": 2.0}
+    goals = {"entry": 0.15, "write": None}
+    ratios({"entry": rounds(240.0), "write": rounds(720.0)}, [control, control], goals)
+    shown = capsys.readouterr().out
+    assert "no goal: the least an entry can cost" in shown
+    assert "An entry runs at 0.33 of the least an entry can cost" in shown
+    assert "which is 0.12 of the control" in shown
 
 
 def push_step_shown(capsys, **measured):
