@@ -79,7 +79,7 @@ def lua_string(value):
 
 
 def run_wrk(port, name, target, data, seconds, connections):
-    """wrk with a thread a connection; a Lua script sets the request (or, for entries,
+    """wrk with a thread a connection; a Lua script sets the request (or, for WALKS,
     walks the pools) and prints the summary as one JSON line that this reads back."""
     method, path, headers, body, _status = target
     if name in WALKS:

@@ -3,8 +3,9 @@
 PostgreSQL is a throwaway cluster of the bench's own unless DATABASE_URL names a scratch
 database. The app runs as production runs it, ``bin/serve`` (gunicorn) with production
 settings and its static files collected, except for three things: the bench's settings
-(bench/settings.py, which add the control view), no rate limits (every request of the
-load comes from one address) and only errors logged (a log line a request costs time).
+(bench/settings.py, which add the control view and the least entry), no rate limits
+(every request of the load comes from one address) and only errors logged (a log line a
+request costs time).
 
 This process sets itself up on the server's very settings before the server starts: it
 writes the rows the load needs, and the sessions and signed poll URLs it makes must be
