@@ -38,12 +38,16 @@ STORED_TAPS = """() => Object.keys(localStorage)
     .filter(name => name.startsWith("squarescores.taps."))
     .map(name => [name, localStorage.getItem(name)])"""
 
+# Each sheet the worker keeps, and whom it keeps it for (sw.js's X-Kept-For).
 KEPT_PAGES = """async () => {
     const kept = [];
     for (const name of await caches.keys()) {
         if (name.startsWith("squarescores-pages")) {
             const cache = await caches.open(name);
-            kept.push(...(await cache.keys()).map(request => request.url));
+            for (const request of await cache.keys()) {
+                const copy = await cache.match(request);
+                kept.push([request.url, copy.headers.get("X-Kept-For")]);
+            }
         }
     }
     return kept;
@@ -62,6 +66,10 @@ def stored_taps(page):
 
 
 def kept_pages(page):
+    return [url for url, _ in kept_for(page)]
+
+
+def kept_for(page):
     return page.evaluate(KEPT_PAGES)
 
 
@@ -194,6 +202,8 @@ def test_a_tab_left_open_by_the_last_person_keeps_nothing_for_the_next(phone, ap
     noted.record(rui, deal=1, side="a", games=1)
     expect(left_open.locator("#crosses-title")).to_have_text("Nós: 1 game, Eles: 0 games.")
     kept_as_seen(left_open)
+    # Rui's copy is the one kept, and it alone, before the network goes.
+    assert kept_for(left_open) == [[sheet(app, noted), str(rui.pk)]]
     left_open.close()
 
     cut(context)
