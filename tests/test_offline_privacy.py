@@ -45,8 +45,10 @@ KEPT_PAGES = """async () => {
         if (name.startsWith("squarescores-pages")) {
             const cache = await caches.open(name);
             for (const request of await cache.keys()) {
-                const copy = await cache.match(request);
-                kept.push([request.url, copy.headers.get("X-Kept-For")]);
+                const copy = await cache.match(request);  // gone meanwhile: not kept
+                if (copy) {
+                    kept.push([request.url, copy.headers.get("X-Kept-For")]);
+                }
             }
         }
     }
