@@ -2,7 +2,7 @@
 through the same stack costs, and the least an entry can cost (``write``)."""
 
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.urls import path
 from rest_framework import status
 from rest_framework.decorators import api_view
@@ -28,7 +28,10 @@ def write(request, id):
     PostgreSQL); a small answer. No rule checked, no deal written, no sheet read or
     answered: the entry does all this and more, so its ratio stays under this one's."""
     with transaction.atomic():
-        version = Match.objects.version_of(id, lock=True) + 1
+        current = Match.objects.version_of(id, lock=True)
+        if current is None:
+            raise Http404
+        version = current + 1
         Match.objects.filter(pk=id).update(version=version)
         Event.objects.create(match_id=id, by=request.user, action=Event.ENTRY, after=request.data)
         live.announce(Match(pk=id, version=version))

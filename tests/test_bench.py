@@ -114,6 +114,10 @@ def test_the_least_entry_locks_bumps_writes_and_announces(
     assert APIClient().post(f"/bench/write/{match.pk}/", body, format="json").status_code == 401
     match.refresh_from_db()
     assert (match.version, match.events.count()) == (before + 1, events + 1)
+    # No such match: not found, and nothing written.
+    total = Event.objects.count()
+    assert client.post("/bench/write/999999/", body, format="json").status_code == 404
+    assert Event.objects.count() == total
 
 
 def test_the_ratios_set_the_entry_beside_the_least_entry(capsys):
