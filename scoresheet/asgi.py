@@ -1,28 +1,20 @@
 """The application bin/serve runs: Django under an asyncio server (uvicorn workers).
 
-Every request is answered by Django's WSGI handler, in a pool of ``THREADS`` threads,
-as gunicorn's threads answered it before: sync views, persistent database connections,
-one middleware chain. What the asyncio server adds is that no thread ever waits on a
-client. A request reaches a thread only once it has fully arrived (the server reads the
-headers, ``Bridge`` the body), and the thread hands back the whole answer, which the
-event loop sends at the client's pace. So idle connections, or a client that sends half
-a request or reads slowly, cost a socket, never a thread.
-
-An event stream's answer (``api/events.py``: a StreamingHttpResponse whose body is
-asynchronous) is sent from the event loop for as long as the stream lasts, and closed
-when the client goes: thousands of phones hold one open at the price of a socket and a
-few kilobytes each.
-
-Why not Django's own ASGI handler: for sync views it starts a thread per request and
-crosses between the loop and that thread several times a request. Measured on the same
-machine in one run (bench/load.py --servers), it answered a bare view at about a quarter
-of this bridge's rate; docs/deploy.md has the figures.
+Every request is answered by Django's WSGI handler in a pool of ``THREADS`` threads, and
+reaches a thread only once it has arrived whole: a body cut short (the phone lost the
+Wi-Fi) runs nothing. The thread hands back the whole answer, which the event loop sends
+at the client's pace, so an idle or slow client costs a socket, never a thread. An event
+stream's answer (``matches/api/events.py``: an asynchronous body) is sent from the event
+loop for as long as the stream lasts. Why this bridge rather than Django's own ASGI
+handler or a2wsgi: docs/decisions/0001-the-server.md.
 """
 
 import asyncio
+import contextvars
 import logging
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from io import BytesIO
 from pathlib import Path
@@ -45,6 +37,33 @@ log = logging.getLogger(__name__)
 
 # A body larger than this is refused before it is read any further (413).
 LARGEST_BODY = max(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0, 1024 * 1024)
+# Seconds a client may take to send its body (408 past it).
+BODY_TIME = 30.0
+# Requests waiting for a thread, at most, a thread; past that, and for a request that
+# waited longer than QUEUE_TIME seconds, 503 at once: nothing runs, the phone retries.
+QUEUE_PER_THREAD = 32
+QUEUE_TIME = 10.0
+
+# What a transport says when the client has closed it under us (uvloop raises
+# RuntimeError for a closed handle, asyncio an OSError).
+CLIENT_GONE = (OSError, RuntimeError)
+
+
+class ClientGone(Exception):
+    """The client closed the connection before its request had arrived whole."""
+
+
+# Set in a request's task when its client has left while it was answered.
+client_left = contextvars.ContextVar("client_left", default=False)
+
+
+class LeftUnfinished(logging.Filter):
+    """On uvicorn's log: its complaint that an answer went unfinished, for a request whose
+    client left meanwhile, is no error (uvicorn does not tell a request that its client
+    left when more requests were pipelined behind it: the answer's write fails)."""
+
+    def filter(self, record):
+        return not client_left.get()
 
 
 class Bridge:
@@ -53,7 +72,9 @@ class Bridge:
     def __init__(self, app, threads):
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
-        self.answering = 0  # requests in the threads now
+        self.most_answering = threads * (1 + QUEUE_PER_THREAD)
+        self.answering = 0  # requests in the threads' hands, running or waiting for one
+        logging.getLogger("uvicorn.error").addFilter(LeftUnfinished())
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -62,29 +83,50 @@ class Bridge:
         if scope["type"] != "http":  # WebSockets: none here
             await send({"type": "websocket.close", "code": 1000})
             return
-        body = await read_body(receive)
-        if body is None:
-            await send_whole(send, 413, [(b"content-type", b"text/plain")], b"Too large.\n")
+        try:
+            async with asyncio.timeout(BODY_TIME):
+                body = await read_body(receive, declared_length(scope))
+        except ClientGone:
+            log.info("%s %s: the client left before its request arrived whole; nothing ran",
+                     scope["method"], scope["path"])  # fmt: skip
             return
+        except TimeoutError:
+            await answer(send, 408, "The request took too long to arrive: nothing was done.")
+            return
+        if body is None:
+            await answer(send, 413, "Too large.")
+            return
+        if self.answering >= self.most_answering:
+            await busy(send)
+            return
+        status, headers, reply = await self.run(environ(scope, body))
+        try:
+            if isinstance(reply, bytes):
+                await send_whole(send, status, headers, reply)
+            else:
+                await self.stream(send, receive, status, headers, reply)
+        except CLIENT_GONE:
+            client_left.set(True)
+            log.info("%s %s: the client left before its answer", scope["method"], scope["path"])
+
+    async def run(self, environ):
+        """The WSGI application's answer to ``environ``, from one of the threads; a 503
+        that ran nothing if no thread took the request within ``QUEUE_TIME``."""
         loop = asyncio.get_running_loop()
         self.answering += 1
+        sent_at = time.monotonic()
         try:
-            status, headers, answer = await loop.run_in_executor(
-                self.executor, self.respond, environ(scope, body)
-            )
+            return await loop.run_in_executor(self.executor, self.respond, environ, sent_at)
         finally:
             self.answering -= 1
             if not self.answering:  # every request's objects are garbage or kept
                 collector.between_requests()
-        if isinstance(answer, bytes):
-            await send_whole(send, status, headers, answer)
-        else:
-            await self.stream(send, receive, status, headers, answer)
 
-    def respond(self, environ):
-        """In a thread: the WSGI application's answer, as (status, headers, body bytes),
-        or with the body's asynchronous chunks in place of the bytes when that is to be
-        streamed."""
+    def respond(self, environ, sent_at):
+        """In a thread: the answer, as (status, headers, body bytes), or with the body's
+        asynchronous chunks in place of the bytes when it is to be streamed."""
+        if time.monotonic() - sent_at > QUEUE_TIME:
+            return 503, BUSY_HEADERS, BUSY
         started = []
 
         def start_response(status, headers, exc_info=None):
@@ -94,11 +136,8 @@ class Bridge:
         response = self.app(environ, start_response)
         if getattr(response, "is_async", False):  # a StreamingHttpResponse of an async body
             # The request is over but for its stream, which the loop sends: it ends here
-            # (request_finished, in its own thread, as a WSGI server's close() sends it)
-            # and lets go of the request. Kept for as long as the stream, a request and
-            # all it made (about 150 objects, the URL resolver's lists, the session...)
-            # were walked by every full collection of the garbage collector: with a
-            # thousand streams open, pauses of 60 to 100 ms.
+            # (request_finished, in its thread, as a WSGI server's close() sends it), and
+            # the stream keeps nothing of the request.
             chunks = response.streaming_content
             response.close()
             return (*started, chunks)
@@ -124,6 +163,8 @@ class Bridge:
             ended = await asyncio.gather(sending, gone, return_exceptions=True)
             await chunks.aclose()
         problem = ended[0]
+        if isinstance(problem, CLIENT_GONE):
+            raise problem
         if isinstance(problem, Exception):
             log.error("A stream failed", exc_info=problem)
         if gone not in done:
@@ -141,20 +182,44 @@ class Bridge:
                 return
 
 
-async def read_body(receive):
-    """The whole body of the request, or None past ``LARGEST_BODY``."""
+def declared_length(scope) -> int | None:
+    """The body's length as the Content-Length header gives it, or None."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+async def read_body(receive, declared=None):
+    """The whole body of the request, or None past ``LARGEST_BODY``. Raises ``ClientGone``
+    when the client leaves before the last of it, or sends less than it declared."""
     parts, size = [], 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return b""  # the answer will go nowhere; the view sees what came
+            raise ClientGone
         part = message.get("body", b"")
         size += len(part)
         if size > LARGEST_BODY:
             return None
         parts.append(part)
         if not message.get("more_body", False):
+            if declared is not None and size != declared:
+                raise ClientGone
             return b"".join(parts)
+
+
+BUSY = b'{"detail": "The server is busy: try again in a moment. Nothing was done."}'
+BUSY_HEADERS = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+
+
+async def busy(send):
+    await send_whole(send, 503, BUSY_HEADERS, BUSY)
+
+
+async def answer(send, status, sentence):
+    await send_whole(send, status, [(b"content-type", b"text/plain; charset=utf-8")],
+                     f"{sentence}\n".encode())  # fmt: skip
 
 
 async def send_whole(send, status, headers, body):
@@ -225,14 +290,10 @@ def environ(scope, body):
     return values
 
 
-def settle():
-    """Load now what the first requests would load (every view, the project's templates,
-    each language's translations), then set it all aside from the garbage collector,
-    and from then on what each full collection leaves (``collector``): its full
-    collections, which come every few seconds under load, walk only what requests made
-    since. Without this, one walked the whole app (about 110,000 objects) and every open
-    stream, and held every thread of the worker for 60 to 110 ms, the worst answers of
-    a loaded server."""
+def warm():
+    """Load now what the first requests would load (every view, the templates, each
+    language's translations), so that no request waits for it, then
+    hand what was loaded to the garbage collector's care (``collector.settle``)."""
     get_resolver().check()  # imports every view
     engine = engines["django"]
     for directory in engine.dirs:
@@ -244,5 +305,5 @@ def settle():
     collector.settle()
 
 
-settle()
+warm()
 application = Bridge(django, threads=int(os.environ.get("THREADS") or 2))
