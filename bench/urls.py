@@ -8,7 +8,7 @@ from rest_framework import status
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from matches import live
+from matches import signals
 from matches.models import Event, Match
 from scoresheet.urls import handler400, handler404
 from scoresheet.urls import urlpatterns as app_urlpatterns
@@ -28,13 +28,14 @@ def write(request, id):
     PostgreSQL); a small answer. No rule checked, no deal written, no sheet read or
     answered: the entry does all this and more, so its ratio stays under this one's."""
     with transaction.atomic():
-        current = Match.objects.version_of(id, lock=True)
-        if current is None:
+        current = Match.objects.select_for_update().filter(pk=id).values_list("version", "night")
+        if not current:
             raise Http404
-        version = current + 1
+        version, night = current[0][0] + 1, current[0][1]
         Match.objects.filter(pk=id).update(version=version)
         Event.objects.create(match_id=id, by=request.user, action=Event.ENTRY, after=request.data)
-        live.announce(Match(pk=id, version=version))
+        changed = Match(pk=id, night_id=night, version=version)
+        signals.sheet_changed.send(sender=Match, match=changed, seats=False)
     return Response({"version": version}, status=status.HTTP_201_CREATED)
 
 

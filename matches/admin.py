@@ -11,22 +11,33 @@ class PlayerAdmin(UserAdmin):
     fieldsets = [*UserAdmin.fieldsets, ("Player", {"fields": ["display_name", "is_guest"]})]
 
 
-class SeatInline(admin.TabularInline):
+class ShownOnly(admin.TabularInline):
+    """A match's rows, shown: they change on the sheet, under its rules and in its
+    history (its host corrects a deal, frees a seat, withdraws a note)."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ShownOnly):
     model = Seat
-    extra = 0
-    raw_id_fields = ["user"]
+    fields = ["position", "name", "user", "freed_from"]
 
 
-class DealInline(admin.TabularInline):
+class DealInline(ShownOnly):
     model = Deal
-    extra = 0
-    raw_id_fields = ["a_by", "b_by"]
+    fields = ["number", "a", "b", "sweep", "redeal", "a_by", "b_by"]
 
 
-class RevokeNoteInline(admin.TabularInline):
+class RevokeNoteInline(ShownOnly):
     model = RevokeNote
-    extra = 0
-    raw_id_fields = ["author"]
+    fields = ["deal", "side", "text", "author", "withdrawn", "withdrawn_at"]
 
 
 class EventInline(admin.TabularInline):
@@ -47,8 +58,13 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "night", "host", "status", "games_a", "games_b", "winner", "created"]
     list_filter = ["status", "direction"]
     search_fields = ["seats__name", "host__username", "host__display_name"]
-    raw_id_fields = ["host", "night", "ended_by"]
-    readonly_fields = ["version", "games_a", "games_b", "winner", "marks"]
+    raw_id_fields = ["host", "night"]
+    # What the sheet says and what its rules read change on the sheet alone; a change
+    # saved here is counted as one (Match.recount).
+    readonly_fields = [
+        "previous", "status", "target", "direction", "first_dealer", "redeal_rule",
+        "version", "games_a", "games_b", "winner", "marks", "ended_by", "ended_at",
+    ]  # fmt: skip
     inlines = [SeatInline, DealInline, RevokeNoteInline, EventInline]
 
 

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class MatchesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "matches"
+
+    def ready(self):
+        from . import receivers
+
+        receivers.connect()

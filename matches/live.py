@@ -1,40 +1,32 @@
 """Live changes: every open event stream of a sheet hears of each change within moments.
 
-A change commits, then one notice goes out (``announce``, called by ``Match._commit``
-through ``transaction.on_commit``): on PostgreSQL a ``NOTIFY``, which reaches every
-server process of every instance; each process ``LISTEN``s on one connection of its own
-and fans the notices out in memory to the streams it holds (``Hub``). SQLite has no
-NOTIFY: there the notice goes straight to this process's hub, and the embedded database
-is served by one process (bin/serve runs one on SQLite). Nothing else has to run.
+A change commits, then one notice goes out (``announce``, which listens to the models'
+``signals.sheet_changed``): on PostgreSQL a ``NOTIFY``, which reaches every server
+process of every instance; each process ``LISTEN``s on one connection of its own and
+fans the notices out in memory to the streams it holds (``Hub``). SQLite has no NOTIFY:
+there the notice goes straight to this process's hub, and the embedded database is
+served by one process (bin/serve runs one on SQLite). Nothing else has to run.
 
-A notice says which match changed, its night and its new version. A stream listens to
-a topic, a sheet's (``match <id>``) or a night's (``night <id>``, which its watch link
-follows), and its own code (``api/events.py``) decides what to send: a stream carries
-versions, never what the sheet shows, so the one reading of a sheet stays the one
-reading. Between processes, a notice of an entry or a redeal also carries the sheet as
-read by that change, so the process whose phones fetch it next need not read it again.
-A notice can be lost (the listening connection drops and comes back): then
-every ``RESYNC`` seconds one query per process reads the versions of every sheet and
-night it holds streams for, and a stream behind is told at once.
+A notice is a hint, in JSON: which match changed, its night and its new version (or
+another app's topic), nothing a stranger should not read. A stream believes a version
+only once the database shows it: the hub reads the versions of the matches its notices
+name, and tells the streams behind them (``Hub.confirm``), so a forged, stale or
+garbled notice costs a read and changes nothing. A stream carries versions, never what
+the sheet shows, so the one reading of a sheet stays the one reading. A notice can be
+lost (the listening connection drops and comes back): then every ``RESYNC`` seconds one
+query per process reads the versions of every sheet and night it holds streams for, and
+a stream behind is told at once.
 """
 
 import asyncio
-import base64
-import functools
-import hashlib
 import json
 import logging
 import random
-import zlib
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
-import django
 from django.conf import settings
-from django.core import signing
 from django.db import close_old_connections, connection, transaction
-
-from . import fragments
 
 CHANNEL = "squarescores"
 # In a request's environ: its server sends an asynchronous body (a stream's) from its
@@ -62,70 +54,22 @@ def night_topic(night_id):
 # Announcing a change ------------------------------------------------------------------
 
 
-def announce(match, *, seats=False):
-    """After the transaction under way commits, tell every stream of ``match`` and of
-    its night that it is at its new version. ``seats``: who sits at the table changed,
-    so a stream checks that its reader may still read it.
-
-    On PostgreSQL the notice also carries the sheet as the change left it, when the
-    change read it whole (an entry, a redeal: ``Match.whole_sheet``): the other server
-    processes, whose phones fetch that version next, have it from the notice instead
-    of reading it from the database (``sheet_in``)."""
-    change = {"match": match.pk, "night": match.night_id, "version": match.version, "seats": seats}
-    transaction.on_commit(lambda: _send(json.dumps({**change, **_sheet_of(match, change)})))
+def announce(sender, match, seats=False, **kwargs):
+    """``signals.sheet_changed``: once the transaction under way commits, tell every
+    stream of ``match`` and of its night that it changed. ``seats``: who sits at the
+    table may have changed, so a stream checks that its reader may still read it."""
+    notice = {"match": match.pk, "night": match.night_id, "version": match.version}
+    if seats:
+        notice["seats"] = True
+    transaction.on_commit(lambda: _send(json.dumps(notice)))
 
 
-def announce_topic(topic, version):
-    """After the transaction under way commits, tell every stream of ``topic`` (one of
-    an app's own, a tournament's say) that it is at ``version``: such a stream reads
-    for itself what changed."""
+def announce_topic(sender, topic, version, **kwargs):
+    """``signals.topic_changed``: once the transaction under way commits, tell every
+    stream of ``topic`` (one of an app's own, a tournament's say) that it changed: such
+    a stream reads for itself what did."""
     notice = json.dumps({"topic": list(topic), "version": version})
     transaction.on_commit(lambda: _send(notice))
-
-
-# The sheet in a notice: the match as read for its sheet, pickled, compressed and signed
-# with the SECRET_KEY (only the app's own processes make one), under a salt that names
-# the shape of what is pickled, so a process of another release ignores it. PostgreSQL
-# takes a payload under 8000 bytes: a longer sheet is read from the database as before.
-LARGEST_NOTICE = 7800
-
-
-@functools.cache
-def _sheet_salt():
-    from .models import Deal, Event, Match, Night, RevokeNote, Seat, SeatRequest, User
-
-    shapes = [
-        f"{model._meta.label}:{','.join(field.attname for field in model._meta.concrete_fields)}"
-        for model in (Match, Night, User, Seat, Deal, RevokeNote, Event, SeatRequest)
-    ]
-    digest = hashlib.sha256(";".join([django.__version__, *shapes]).encode()).hexdigest()
-    return f"matches.live.sheet:{digest[:16]}"
-
-
-def _sheet_of(match, change) -> dict:
-    """{"sheet": ...}: ``match`` as the change it announces left it, read whole, for the
-    other processes (PostgreSQL only: on SQLite every stream is in this one); or {}.
-    The match and the version it is of are signed with it. The reading is kept in this
-    process as it is pickled for the notice, once (``fragments.keep_reading``): the
-    change's own answer keeps it too, and finds it kept."""
-    sheet = match.whole_sheet()
-    if connection.vendor != "postgresql" or sheet is None or sheet.version != change["version"]:
-        return {}
-    packed = base64.b64encode(zlib.compress(fragments.keep_reading(sheet), 1)).decode()
-    signed = signing.Signer(salt=_sheet_salt()).sign(f"{sheet.pk}.{sheet.version}.{packed}")
-    return {"sheet": signed} if len(signed) < LARGEST_NOTICE - 200 else {}
-
-
-def sheet_in(signed) -> tuple[int, int, bytes] | None:
-    """``(match id, version, the match pickled)`` from a notice's sheet (``_sheet_of``),
-    or None if it is not one this release of the app signed. Kept as it comes
-    (``fragments.keep_pickled_reading``), it is unpickled only by a fetch that reads it."""
-    try:
-        value = signing.Signer(salt=_sheet_salt()).unsign(signed)
-    except signing.BadSignature:
-        return None
-    pk, version, packed = value.split(".", 2)
-    return int(pk), int(version), zlib.decompress(base64.b64decode(packed))
 
 
 def _send(notice):
@@ -137,6 +81,34 @@ def _send(notice):
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, notice])
     except Exception:  # the change is in: the streams catch up at the next resync
         log.exception("A change could not be announced; streams catch up within %ss", RESYNC)
+
+
+def read_notice(notice) -> dict | None:
+    """A notice as ``announce`` or ``announce_topic`` wrote it, its ids and version whole
+    numbers; None for anything else."""
+    try:
+        said = json.loads(notice)
+    except ValueError:
+        return None
+    if not isinstance(said, dict):
+        return None
+    if "topic" in said:
+        topic = said["topic"]
+        valid = isinstance(topic, list) and len(topic) == 2 and isinstance(topic[0], str)
+        return {"topic": (topic[0], topic[1])} if valid and _whole(topic[1]) else None
+    numbers = [said.get(name) for name in ("match", "night", "version")]
+    if not all(_whole(number) for number in numbers) or not isinstance(
+        said.get("seats", False), bool
+    ):
+        return None
+    return {
+        **dict(zip(("match", "night", "version"), numbers, strict=True)),
+        "seats": said.get("seats", False),
+    }
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # One process's streams ----------------------------------------------------------------
@@ -159,17 +131,16 @@ class Listener:
         return False
 
     def heard(self, version=None, *, check=False):
-        """A notice or a resync: wakes the stream only if there is something to do, a
-        version newer than any it heard or read, or a ``check``. (A resync reads every
-        sheet a process follows, nearly all of them unchanged: waking each of thousands
-        of streams for nothing held the loop up for tens of milliseconds.)"""
+        """A version the database shows, or a ``check``: wakes the stream only if there
+        is something to do, a version newer than any it heard or read, or the check (a
+        resync reads every sheet a process follows, nearly all of them unchanged)."""
         if self.know(version) or check:
             self.check = self.check or check
             self.woken.set()
 
     async def wait(self, timeout) -> bool:
-        """Until something is heard (True) or ``timeout`` seconds pass (False). (No
-        task of its own, as wait_for would make: a thousand open streams wait at once.)"""
+        """Until something is heard (True) or ``timeout`` seconds pass (False), with no
+        task of its own, as wait_for would make: thousands of streams wait at once."""
         try:
             async with asyncio.timeout(timeout):
                 await self.woken.wait()
@@ -197,6 +168,8 @@ class Hub:
         self.tasks = []
         self.executor = None
         self.versions = None
+        self.unconfirmed = {}  # match id -> whether its streams check their readers too
+        self.confirming = None  # the task reading them
 
     def start(self, versions):
         """Begin on the running loop, with the first stream: the resync, which reads
@@ -212,10 +185,11 @@ class Hub:
             self.tasks.append(self.loop.create_task(self._listen_forever()))
 
     async def stop(self):
-        for task in self.tasks:
+        tasks = [*self.tasks, *([self.confirming] if self.confirming else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.tasks = []
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.tasks, self.unconfirmed, self.confirming = [], {}, None
         if self.executor is not None:
             self.executor.shutdown(wait=False)
         self.loop = self.executor = None
@@ -247,35 +221,43 @@ class Hub:
     # Hearing of changes
 
     def deliver(self, notice):
-        """One notice, on the loop: every stream of its match, and of its night."""
-        try:
-            change = json.loads(notice)
-            if "topic" in change:
-                for listener in self.listeners.get(tuple(change["topic"]), ()):
-                    listener.heard(check=True)
-                return
-            match, night, version = change["match"], change["night"], change["version"]
-            seats = bool(change.get("seats"))
-        except (ValueError, KeyError, TypeError):
-            log.warning("A notice that says nothing: %r", notice)
+        """One notice, on the loop. The streams of its night, or of its topic, read for
+        themselves what changed; those of its match are told the version the database
+        shows (``confirm``), unless each of them has it already."""
+        change = read_notice(notice)
+        if change is None:
+            log.warning("A notice that is not one of ours: %r", notice[:200])
             return
-        streams = self.listeners.get(match_topic(match), ())
-        if streams and "sheet" in change and not fragments.reading_kept(match, version):
-            self._keep_sheet(change["sheet"])
-        for listener in streams:
-            listener.heard(version, check=seats)
-        for listener in self.listeners.get(night_topic(night), ()):
+        if "topic" in change:
+            for listener in self.listeners.get(change["topic"], ()):
+                listener.heard(check=True)
+            return
+        for listener in self.listeners.get(night_topic(change["night"]), ()):
             listener.heard(check=True)  # a night's version is the stream's to read
+        match = change["match"]
+        streams = self.listeners.get(match_topic(match), ())
+        known = all(listener.version is not None and listener.version >= change["version"]
+                    for listener in streams)  # fmt: skip
+        if streams and (change["seats"] or not known):
+            self.unconfirmed[match] = self.unconfirmed.get(match, False) or change["seats"]
+            if self.confirming is None or self.confirming.done():
+                self.confirming = self.loop.create_task(self.confirm())
 
-    def _keep_sheet(self, signed):
-        """Keep the sheet a notice carries, for this process's phones of that match,
-        which fetch it next (``fragments.reading_at``), as it came: pickled (this runs on
-        the loop, which unpickling a sheet would hold up for every stream)."""
-        carried = sheet_in(signed)
-        if carried is None:  # another release's, during a deployment (or not ours at all)
-            log.info("A notice with a sheet this release did not sign: read from the database")
-        else:
-            fragments.keep_pickled_reading(*carried)
+    async def confirm(self):
+        """Read the versions of the matches notices named (all those heard meanwhile,
+        in one read) and tell their streams; a notice of seats has them check too."""
+        while self.unconfirmed:
+            named, self.unconfirmed = self.unconfirmed, {}
+            try:
+                versions, _nights = await self.read(self.versions, list(named), [])
+            except Exception:
+                log.exception("The versions of the changes heard could not be read")
+                return  # the resync catches up
+            for match, check in named.items():
+                version = versions.get(match)
+                for listener in self.listeners.get(match_topic(match), ()):
+                    # A match gone: its streams read for themselves, and end.
+                    listener.heard(version, check=check or version is None)
 
     def deliver_threadsafe(self, notice):
         loop = self.loop

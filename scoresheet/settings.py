@@ -150,7 +150,6 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "matches.csrf.context",  # Django's csrf_token, drawn keeping the GIL
             ],
         },
     },
@@ -212,20 +211,6 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         },
     }
-# Sheet fragments as rendered, for each version and viewer (matches/fragments.py): in
-# each process's memory, whatever else is configured, since a render costs less than
-# a fetch from elsewhere. A version never changes, so none is ever stale, and only a
-# match's newest is kept: the one before goes when the next comes. A table in play keeps
-# about five (its reading, who sees what, a fragment for each point of view), of 5 to 7
-# KB each: room for 2,400 tables a process, in 80 MB at most; past that, the least
-# recently used go, and their next change reads the sheet again.
-CACHES["sheets"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "sheets",
-    "TIMEOUT": 300,
-    "OPTIONS": {"MAX_ENTRIES": 12_000},
-}
-
 AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

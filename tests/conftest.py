@@ -7,12 +7,12 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from matches import fragments
 from matches.models import Match, User
 
 from .servers import (
@@ -120,7 +120,7 @@ def _fast_password_hashing(settings):
 def _no_fragments_kept():
     # A fragment is kept under its match's id and version, which a rolled-back test's
     # database may give the next test's match again.
-    caches["sheets"].clear()
+    fragments.kept.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -1,22 +1,15 @@
-"""The answer to a change is the sheet as the change left it, and the same as a fresh
-reading: an entry and a redeal answer from what they read under their lock and kept up
-as they changed (``Match._lock(sheet=True)``), every other change from the sheet read
-again. Each answer here is set against the sheet read afresh at the same version.
+"""The answer to a change is the sheet as the change left it, read again in the
+change's transaction, and the same as a fresh reading: each answer here is set against
+the sheet read afresh at the same version. A change reads what it checks (who sits
+where, the deals, the version) from the database under the match's lock, whatever this
+process has kept of the sheet for its readers."""
 
-Where this process kept a reading of the version a change locks (the phones' fetches of
-the change before, or its notice: ``fragments.keep_reading``), the lock reads the
-version alone and the change starts from that reading."""
-
-import pickle
 import re
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
-from matches import fragments
 from matches.api import base
-from matches.models import Match
+from matches.models import Match, Seat
 
 from .conftest import make_user
 from .pages import HTMX, browser, text
@@ -44,14 +37,8 @@ def busy(match, ana, ze):
     return match
 
 
-def keep_reading(match):
-    """What a phone's fetch of this version (or the change's notice) leaves kept."""
-    fragments.keep_reading(Match.objects.one_sheet(pk=match.pk, acting=True))
-
-
-@pytest.mark.parametrize("kept", [False, True], ids=["read-under-lock", "kept-reading"])
 @pytest.mark.parametrize("who", ["ana", "ze"])  # the host, and a member of the other side
-def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, who, kept, request):
+def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, who, request):
     person = request.getfixturevalue(who)
     client = api_as(person)
     steps = [
@@ -63,8 +50,6 @@ def test_each_change_answers_the_sheet_as_a_fresh_reading_would(api_as, busy, wh
         ("entries/", {"deal": 6, "side": "b", "games": 0}),
     ]
     for path, body in steps:
-        if kept:
-            keep_reading(busy)
         answer = api(client, busy, path, body)
         assert answer == afresh(client, busy), path
     assert answer["notes"] and answer["deals"][-1]["b"] == 0
@@ -79,61 +64,21 @@ def test_the_entry_that_wins_answers_the_rubber_won(api_as, match, ana):
     assert answer == afresh(client, match)
 
 
-def test_an_entry_reads_nothing_after_it_has_written(api_as, busy, ana, ze):
-    with CaptureQueriesContext(connection) as queries:
-        api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
-    sql = [query["sql"] for query in queries]
-    event = 'INSERT INTO "matches_event"'
-    written = next(at for at, one in enumerate(sql) if one.startswith(event))
-    assert not [one for one in sql[written:] if one.startswith("SELECT")], sql[written:]
+def test_a_change_reads_who_may_make_it_from_the_database(api_as, busy, ze):
+    phone = browser(ze)
+    fetched = phone.get(f"/matches/{busy.pk}/sheet/", HTTP_IF_NONE_MATCH='"0-x"', **HTMX)
+    assert fetched.status_code == 200  # his sheet, rendered and kept at this version
+    # Taken out of his seat behind every back: no version moved, nothing announced.
+    Seat.objects.filter(match=busy, user=ze).update(user=None)
+    entry = {"deal": 3, "side": "b", "games": 1}
+    response = api_as(ze).post(f"/api/matches/{busy.pk}/entries/", entry, format="json")
+    assert response.status_code == 404, response.content
+    page = phone.post(f"/matches/{busy.pk}/entries/", entry, **HTMX)
+    assert page.status_code == 404
+    assert not busy.deals.filter(number=3).exists()
 
 
-def sheet_reads(queries):
-    """The statements that read the sheet's rows (its match but for its version)."""
-    tables = ("matches_deal", "matches_seat", "matches_revokenote", "matches_event")
-    return [
-        query["sql"]
-        for query in queries
-        if query["sql"].startswith("SELECT")
-        and any(f'FROM "{table}"' in query["sql"] for table in tables)
-    ]
-
-
-def match_reads(queries):
-    """The statements that read the match's own row (its version, or all of it)."""
-    return [
-        query["sql"]
-        for query in queries
-        if query["sql"].startswith("SELECT") and 'FROM "matches_match"' in query["sql"]
-    ]
-
-
-def test_an_entry_on_a_kept_reading_of_its_version_reads_the_version_alone(api_as, busy, ze):
-    keep_reading(busy)
-    with CaptureQueriesContext(connection) as queries:
-        answer = api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
-    assert sheet_reads(queries) == []
-    # Who may change it is the reading's to say too (its seats): no join on the seats.
-    version = f'SELECT "version" FROM "matches_match" WHERE "id" = {busy.pk}'
-    assert match_reads(queries) == [version, f"{version} FOR UPDATE"]
-    assert answer["version"] == busy.version + 1
-    assert answer == afresh(api_as(ze), busy)
-
-
-def test_an_entry_on_a_kept_reading_unpickles_it_once(api_as, busy, ze, monkeypatch):
-    keep_reading(busy)
-    unpickled, unpickle = [], pickle.loads
-    monkeypatch.setattr(
-        pickle, "loads", lambda data: unpickled.append(found := unpickle(data)) or found
-    )
-    answer = api(api_as(ze), busy, "entries/", {"deal": 3, "side": "b", "games": 1})
-    # Who may change it, then the change under its lock: the same reading (twice before).
-    assert [type(found) for found in unpickled].count(Match) == 1
-    assert answer == afresh(api_as(ze), busy)
-
-
-def test_a_change_made_after_the_reading_was_found_is_acted_on(api_as, busy, ana, ze, monkeypatch):
-    keep_reading(busy)
+def test_a_change_made_after_the_match_was_found_is_acted_on(api_as, busy, ana, ze, monkeypatch):
     check = base.valid
 
     def meanwhile(body, request):  # between finding who may change it and the lock
@@ -146,8 +91,7 @@ def test_a_change_made_after_the_reading_was_found_is_acted_on(api_as, busy, ana
     assert answer == afresh(api_as(ze), busy)
 
 
-def test_a_kept_reading_refuses_a_stranger_as_the_database_would(api_as, busy):
-    keep_reading(busy)
+def test_a_stranger_is_refused_as_for_a_match_that_is_not_there(api_as, busy):
     stranger = api_as(make_user("eva", "Eva"))
     entry = {"deal": 3, "side": "b", "games": 1}
     response = stranger.post(f"/api/matches/{busy.pk}/entries/", entry, format="json")
@@ -155,16 +99,6 @@ def test_a_kept_reading_refuses_a_stranger_as_the_database_would(api_as, busy):
     nowhere = stranger.post("/api/matches/999999/entries/", entry, format="json")
     assert response.json() == nowhere.json()
     assert Match.objects.get(pk=busy.pk).version == busy.version
-
-
-def test_a_reading_kept_of_an_earlier_version_is_not_acted_on(api_as, busy, ana, ze):
-    keep_reading(busy)
-    Match.objects.get(pk=busy.pk).record(ana, deal=3, side="b", games=1)  # nothing kept
-    with CaptureQueriesContext(connection) as queries:
-        answer = api(api_as(ze), busy, "entries/", {"deal": 4, "side": "b", "games": 0})
-    assert sheet_reads(queries)  # the version locked has no reading kept: read whole
-    assert answer == afresh(api_as(ze), busy)
-    assert [deal["b"] for deal in answer["deals"]] == [0, 0, 1, 0]
 
 
 def test_the_page_answers_an_entry_with_the_sheet_its_poll_would_render(busy, ze):

@@ -2,15 +2,14 @@
 asked for again, by the same person or by another who sees the same (the two players
 of a side, say), it comes from memory, with its own CSRF token and ETag; never one that
 shows someone else's side, undo or notes, never in another language, never over a
-message waiting to be shown."""
+message waiting to be shown; and only the newest version of a match is kept."""
 
 import re
-import threading
 
-import pytest
+from django.contrib import messages
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.fallback import FallbackStorage
-from django.db import connection, connections
+from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
@@ -45,74 +44,13 @@ def test_a_fragment_asked_for_again_comes_from_memory_with_a_token_of_its_own(ma
     assert again["ETag"] == first["ETag"]
 
 
-def in_a_thread(work):
-    """``work()`` in a thread of its own (a server thread), which closes its database
-    connection when done; its answer is the thread's ``answer``."""
-
-    def run():
-        try:
-            thread.answer = work()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
-
-
-@pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
-def test_phones_asking_at_once_wait_for_one_render(match, ana, ze, maria, monkeypatch):
-    zes, marias = browser(ze), browser(maria)
-    ze_url, _ = poll_of(zes, match)
-    maria_url, _ = poll_of(marias, match)
-    match.record(ana, deal=1, side="a", games=1)
-    renders, rendering, finish = [], threading.Event(), threading.Event()
-    render = fragments.rendered
-
-    def slow(*args, **kwargs):
-        renders.append(args[1])
-        rendering.set()
-        finish.wait(5)
-        return render(*args, **kwargs)
-
-    monkeypatch.setattr(fragments, "rendered", slow)
-    first = in_a_thread(lambda: fetched(zes, ze_url))
-    assert rendering.wait(5)
-    second = in_a_thread(lambda: fetched(marias, maria_url))  # while Zé's is rendered
-    second.join(0.2)
-    finish.set()
-    first.join(5)
-    second.join(5)
-    assert len(renders) == 1, renders  # Maria's came from Zé's render
-    assert second.answer["ETag"] == f'"{match.version}-u{maria.pk}"' != first.answer["ETag"]
-    assert "Nós: 0 games, Eles: 1 game." in text(second.answer)
-
-
-def test_a_wait_for_another_render_is_bounded(monkeypatch):
-    monkeypatch.setattr(fragments, "WAIT", 0.05)
-
-    def wait():
-        with fragments.first_at("reading:1:2"):
-            return "went on"
-
-    with fragments.first_at("reading:1:2"):  # a render that never ends, say
-        waited = in_a_thread(wait)
-        waited.join(2)
-        assert waited.answer == "went on"
-    assert fragments._reading == {}
-
-
-def test_each_person_has_their_own_fragment_rendered_from_one_reading(match, ana, ze, rui):
+def test_each_person_has_their_own_fragment(match, ana, ze, rui):
     mine, theirs = browser(ana), browser(ze)
     mine_url, _ = poll_of(mine, match)
     theirs_url, _ = poll_of(theirs, match)
     match.record(rui, deal=1, side="a", games=1)
     fetched(mine, mine_url)
-    with CaptureQueriesContext(connection) as queries:
-        seen_by_ze = text(fetched(theirs, theirs_url))
-    # The version alone: the poll's signature says who asks, and the sheet is Ana's
-    # reading. Neither the session nor the account is read.
-    assert len(queries) == 1, [query["sql"] for query in queries]
+    seen_by_ze = text(fetched(theirs, theirs_url))
     assert "Nós: 0 games, Eles: 1 game." in seen_by_ze  # Ze's side is his Nós
     assert 'id="undo"' not in seen_by_ze  # Rui's entry: his and the host's to undo
     assert f'data-version="{match.version}"' in seen_by_ze
@@ -203,13 +141,14 @@ def test_every_watch_screen_of_a_link_gets_the_one_render(match, ana, rui):
 def test_a_message_waiting_is_shown_by_a_render_of_its_own(match):
     request = RequestFactory().get("/")
     request.session = {}
-    request._messages = FallbackStorage(request)
-    name = fragments.key("test", match.pk, match.version)
-    assert fragments.kept(request, name) is None
-    fragments.rendered(request, name, "base.html#message", {"message": "old", "level": "info"})
-    assert fragments.kept(request, name) is not None
-    request._messages.add(20, "Deal 1 corrected.")
-    assert fragments.kept(request, name) is None
+    request._messages = FallbackStorage(request)  # as MessageMiddleware sets it
+    kept = ("test", match.pk, match.version)
+    assert fragments.served(request, *kept) is None
+    context = {"message": "old", "level": "info"}
+    fragments.rendered(request, *kept, "base.html#message", context)
+    assert fragments.served(request, *kept) is not None
+    messages.info(request, "Deal 1 corrected.")
+    assert fragments.served(request, *kept) is None
     assert len(get_messages(request)) == 1  # still waiting: nothing read them
 
 
@@ -219,76 +158,36 @@ def test_what_was_kept_for_a_version_goes_when_the_next_is_kept(match, ana, ze):
     match.record(ana, deal=1, side="a", games=1)
     fetched(phone, url)
     before = match.version
-    view = fragments.point_of_view(fragments.viewers_of(match.pk, before), ze.pk)
-    names = [
-        fragments._reading_name(match.pk, before),
-        fragments.key("viewers", match.pk, before),
-        fragments.key("sheet", match.pk, before, view),
-    ]
-    assert all(fragments.caches["sheets"].has_key(name) for name in names)
+    seen = fragments.kept.get(match.pk, before, "viewers")
+    view = fragments.name("sheet", fragments.point_of_view(seen, ze.pk))
+    assert fragments.kept.get(match.pk, before, view) is not None
     match.record(ze, deal=2, side="b", games=2)
     assert "Nós: 2 games, Eles: 1 game." in text(fetched(phone, url))
     # Nothing asks for an old version again: it is not left to wait for its turn to go.
-    assert not any(fragments.caches["sheets"].has_key(name) for name in names)
-    assert fragments.reading_at(match.pk, match.version) is not None
+    assert fragments.kept.get(match.pk, before, "viewers") is None
+    assert fragments.kept.get(match.pk, before, view) is None
+    assert fragments.kept.get(match.pk, match.version, "viewers") is not None
 
 
-def test_nothing_is_kept_of_a_version_older_than_one_kept(match):
-    # A request that read a version before the next was kept (a slow render, say).
-    fragments.keep_pickled_reading(match.pk, 5, b"newer")
-    fragments.keep_pickled_reading(match.pk, 4, b"older")
-    assert not fragments.reading_kept(match.pk, 4)
-    assert fragments.reading_kept(match.pk, 5)
+def test_nothing_is_kept_of_a_version_older_than_one_kept():
+    kept = fragments.Kept()
+    kept.put(1, 5, "sheet", "newer")  # a request that read a version before the next
+    kept.put(1, 4, "sheet", "older")  # was kept: a slow render, say
+    assert kept.get(1, 4, "sheet") is None
+    assert kept.get(1, 5, "sheet") == "newer"
 
 
-def test_a_slow_table_keeps_its_sheet_among_fast_ones(settings):
-    # Room for a few tables: one whose last change was long ago, and three that change
-    # again and again. Each fast table's past versions used to take the room, so the
-    # slow table's reading went first, and its next entry read the whole sheet again.
-    settings.CACHES = {
-        **settings.CACHES,
-        "sheets": {**settings.CACHES["sheets"], "OPTIONS": {"MAX_ENTRIES": 20}},
-    }
+def test_a_slow_table_keeps_its_sheet_among_fast_ones():
+    # Room for four tables: one whose last change was long ago, and three that change
+    # again and again. The fast tables' past versions take no room of their own.
+    kept = fragments.Kept(most=4)
     slow, fast = 1, (2, 3, 4)
-    fragments.keep_pickled_reading(slow, 1, b"slow")
+    kept.put(slow, 1, "viewers", "slow")
     for version in range(1, 11):
         for match in fast:
-            fragments.keep_pickled_reading(match, version, b"fast")
-            fragments.remember_viewers(match, version, {"host": 1})
-    assert fragments.reading_kept(slow, 1)
-    assert all(fragments.reading_kept(match, 10) for match in fast)
-    assert all(fragments.viewers_of(match, 10) == {"host": 1} for match in fast)
-
-
-def test_the_phones_fetch_after_an_entry_from_the_reading_it_answered_with(
-    match, ana, ze, django_capture_on_commit_callbacks
-):
-    from rest_framework.test import APIClient
-
-    others = browser(ze)
-    url, _ = poll_of(others, match)
-    tapping = APIClient()
-    tapping.force_authenticate(ana)
-    with django_capture_on_commit_callbacks(execute=True):
-        answer = tapping.post(
-            f"/api/matches/{match.pk}/entries/", {"deal": 1, "side": "a", "games": 1}, format="json"
-        )
-    assert answer.status_code == 201
-    with CaptureQueriesContext(connection) as queries:
-        seen_by_ze = text(fetched(others, url))
-    assert len(queries) == 1, [query["sql"] for query in queries]  # the version
-    assert f'data-version="{answer.json()["version"]}"' in seen_by_ze
-    assert "Nós: 0 games, Eles: 1 game." in seen_by_ze
-
-
-def test_a_reading_of_a_change_rolled_back_is_not_kept(
-    match, ana, django_capture_on_commit_callbacks
-):
-    from django.db import transaction
-
-    with django_capture_on_commit_callbacks(execute=True) as kept, transaction.atomic():
-        match.record(ana, deal=1, side="a", games=1)
-        fragments.reading_after_change(match)
-        transaction.set_rollback(True)
-    assert kept == []
-    assert fragments.reading_at(match.pk, match.version) is None
+            kept.put(match, version, "viewers", "fast")
+            kept.put(match, version, "sheet", "fast")
+    assert kept.get(slow, 1, "viewers") == "slow"
+    assert all(kept.get(match, 10, "sheet") == "fast" for match in fast)
+    kept.put(5, 1, "viewers", "a fifth table")  # the least recently used goes
+    assert kept.get(slow, 1, "viewers") is None

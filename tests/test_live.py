@@ -64,10 +64,20 @@ def notice(match, night, version, seats=False):
     return json.dumps({"match": match, "night": night, "version": version, "seats": seats})
 
 
+def started(hub, versions):
+    """``hub`` on the running loop, its database the ``versions`` of each match:
+    {match id: version}. (No listening connection, no resync: the test delivers.)"""
+    hub.loop = asyncio.get_running_loop()
+    hub.executor = ThreadPoolExecutor(1)
+    hub.versions = lambda matches, nights: ({m: versions[m] for m in matches if m in versions}, {})
+    return hub
+
+
 def test_a_notice_wakes_the_streams_of_its_match_and_of_its_night_and_no_other():
     hub = live.Hub()
 
     async def scene():
+        started(hub, {1: 5, 2: 3})
         sheet, other, night = (
             hub.subscribe(live.match_topic(1)),
             hub.subscribe(live.match_topic(2)),
@@ -81,10 +91,46 @@ def test_a_notice_wakes_the_streams_of_its_match_and_of_its_night_and_no_other()
     run(scene)
 
 
+def test_a_stream_believes_the_version_the_database_shows_not_the_notice():
+    hub = live.Hub()
+    database = {1: 5}
+
+    async def scene():
+        started(hub, database)
+        sheet = hub.subscribe(live.match_topic(1))
+        sheet.know(5)
+        hub.deliver(notice(1, 9, 9007199254740992))  # forged: the database says 5
+        assert not await sheet.wait(0.2)
+        assert sheet.version == 5
+        database[1] = 6  # a real change, and its notice
+        hub.deliver(notice(1, 9, 6))
+        assert await sheet.wait(1) and sheet.version == 6
+
+    run(scene)
+
+
+def test_notices_heard_together_are_confirmed_in_one_read():
+    hub = live.Hub()
+    reads = []
+
+    async def scene():
+        started(hub, {})
+        hub.versions = lambda matches, nights: reads.append(sorted(matches)) or ({}, {})
+        streams = [hub.subscribe(live.match_topic(match)) for match in (1, 2, 3)]
+        for match in (1, 2, 3):
+            hub.deliver(notice(match, 9, 2))
+        for stream in streams:
+            assert await stream.wait(1) and stream.take_check()  # gone: read for itself
+
+    run(scene)
+    assert reads == [[1, 2, 3]]
+
+
 def test_a_change_of_seats_has_the_sheets_streams_check_their_readers():
     hub = live.Hub()
 
     async def scene():
+        started(hub, {1: 6})
         sheet = hub.subscribe(live.match_topic(1))
         hub.deliver(notice(1, 9, 6, seats=True))
         assert await sheet.wait(1)
@@ -93,17 +139,28 @@ def test_a_change_of_seats_has_the_sheets_streams_check_their_readers():
     run(scene)
 
 
-def test_a_notice_that_says_nothing_is_logged_and_wakes_no_one(caplog):
+@pytest.mark.parametrize(
+    "said",
+    [
+        "not json",
+        json.dumps({"match": 1}),
+        json.dumps({"match": "1", "night": 9, "version": 2}),
+        json.dumps({"match": 1, "night": 9, "version": True}),
+        json.dumps({"topic": "tournament 1", "version": 2}),
+        json.dumps([1, 9, 2]),
+    ],
+)
+def test_a_notice_that_is_not_ours_is_logged_and_wakes_no_one(said, caplog):
     hub = live.Hub()
 
     async def scene():
+        started(hub, {1: 2})
         sheet = hub.subscribe(live.match_topic(1))
-        hub.deliver("not json")
-        hub.deliver(json.dumps({"match": 1}))
-        assert not await sheet.wait(0.01)
+        hub.deliver(said)
+        assert not await sheet.wait(0.05)
 
     run(scene)
-    assert caplog.text.count("A notice that says nothing") == 2
+    assert caplog.text.count("A notice that is not one of ours") == 1
 
 
 def test_a_resync_wakes_only_the_streams_that_are_behind():
@@ -213,6 +270,53 @@ def test_a_change_through_one_instance_reaches_a_stream_held_on_the_other(instan
             assert change == ("change", {"version": version}, str(version))
     print(f"\ntap → the other instance's stream: {', '.join(f'{t * 1000:.0f} ms' for t in taken)}")
     assert max(taken) < 0.5
+
+
+def heard_on_the_channel(do):
+    """The notices PostgreSQL carries while ``do()`` runs, as a stranger listening on a
+    connection of its own would read them."""
+    import psycopg
+
+    params = connection.get_connection_params()
+    for django_only in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(django_only, None)
+    with psycopg.connect(**params, autocommit=True) as listening:
+        listening.execute(f"LISTEN {live.CHANNEL}")
+        do()
+        return [notice.payload for notice in listening.notifies(timeout=1)]
+
+
+def test_a_notice_is_a_small_public_hint_ids_and_a_version(instances, match, tokens):
+    def change():
+        enter(instances[0], tokens["ana"], match, 1, "a", 1)  # an entry
+        status, _body = request(
+            instances[0], "POST", f"/api/matches/{match.pk}/seats/b2/free/", {},
+            token=tokens["ana"],
+        )  # fmt: skip
+        assert status == 200
+
+    notices = heard_on_the_channel(change)
+    assert len(notices) == 2
+    said = [json.loads(notice) for notice in notices]
+    match.refresh_from_db()
+    assert said == [
+        {"match": match.pk, "night": match.night_id, "version": match.version - 1},
+        {"match": match.pk, "night": match.night_id, "version": match.version, "seats": True},
+    ]
+    assert all(len(notice) < 100 for notice in notices)
+
+
+def test_a_forged_notice_misleads_no_stream(instances, match, tokens):
+    one, other = instances
+    with Stream(other, f"/api/matches/{match.pk}/events/", token=tokens["ze"]) as stream:
+        assert stream.next() == ("ping", {"version": match.version}, None)
+        forged = notice(match.pk, match.night_id, 9007199254740992)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [live.CHANNEL, forged])
+        body = enter(one, tokens["ana"], match, 1, "a", 1)
+        assert stream.next_named("change", timeout=2) == (
+            "change", {"version": body["version"]}, str(body["version"])
+        )  # fmt: skip
 
 
 def test_a_reconnect_that_missed_changes_gets_the_latest_version_at_once(instances, match, tokens):

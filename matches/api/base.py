@@ -27,12 +27,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .. import conditional, fragments, limits, links, outside, values
+from .. import conditional, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
 from .bodies import Nothing
-from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer, represent
+from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
 
 # Refusals --------------------------------------------------------------------------
 
@@ -206,23 +206,6 @@ def visible_match(request, id):
     return match
 
 
-def match_to_change(request, id):
-    """Match ``id`` for a change by its host or a member, as ``visible_match`` finds it
-    (the same 404 for anyone else), but from this process's kept reading of its version
-    when there is one (``fragments.reading_at``: the phones' fetches of the change
-    before left it, or its notice): that reading's seats say who may change it, and one
-    query, the version, replaces the join on the seats. The change reads its version
-    again under its lock, and starts from that same reading (``Match._lock``)."""
-    pk = row_id(id)
-    version = Match.objects.version_of(pk)
-    reading = None if version is None else fragments.reading_at(pk, version)
-    if reading is None:
-        return visible_match(request, id)
-    if not reading.can_see(request.user):
-        raise NotFound(nothing_here())
-    return reading
-
-
 def valid(body, request):
     """The request's body, read and checked by the serializer ``body``; a refusal is a 400."""
     serializer = body(data=request.data)
@@ -241,13 +224,11 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     its event stream; with ``watch_token``, as that watch link shows it to anyone.
 
     Read as of one moment (``one_sheet``); with ``changed``, the match a change was
-    just made to, as the answer to that change in its own transaction (``endpoint``),
-    which locked the match's row (or made it): nothing else comes in, and the reading
-    the change took under its lock, or one reading after it, is enough, kept for the
-    other phones' fetches (``fragments.reading_after_change``)."""
+    just made to, read again as the answer to that change in its own transaction
+    (``endpoint``), which locked the match's row (or made it): nothing else comes in."""
     watching = watch_token is not None
     if changed is not None:
-        match = fragments.reading_after_change(changed)
+        match = changed.read_again()
     else:
         match = Match.objects.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)
@@ -256,7 +237,7 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     else:
         events = reverse("api-match-events", args=[pk])
     context = {"events": links.absolute(request, events)}
-    response = Response(represent(MatchSerializer, sheet, context), status=status)
+    response = Response(MatchSerializer(sheet, context=context).data, status=status)
     return conditional.validators(response, etag(sheet.version, sheet.hosting), vary=VARY)
 
 
@@ -269,7 +250,7 @@ def act(request, id, change, body=Nothing, status=status.HTTP_200_OK):
     """Read the body with ``body``, run ``change(match, **data)`` (one of the match's
     own methods) and answer the sheet read again. A refusal raises, and
     ``exception_handler`` answers it; a stranger gets the 404 before any of that."""
-    match = match_to_change(request, id)
+    match = visible_match(request, id)
     data = valid(body, request)
     if "version" in data and data["version"] is None:
         data["version"] = conditional.seen_version(request)

@@ -58,11 +58,6 @@ class RuleField(serializers.Field):
         self.rule = rule
         super().__init__(**kwargs)
 
-    def __deepcopy__(self, memo):
-        # Each serializer copies its fields; what this one is made of never changes (a
-        # rule, numbers, words), so the copy is made from the same, not copies of them.
-        return self.__class__(*self._args, **self._kwargs)
-
     def to_internal_value(self, data):
         if isinstance(data, str):
             ProhibitSurrogateCharactersValidator()(data)  # JSON can carry them; text can't

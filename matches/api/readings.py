@@ -6,8 +6,6 @@ here read those plain values by name (``source=`` where the API's name is anothe
 and decide nothing: what a viewer sees is the reading's to say.
 """
 
-import threading
-
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
@@ -196,29 +194,6 @@ class MatchSerializer(MatchSummarySerializer):
     join_token = HostOnly(required=False, help_text="Host only.")
     watch_token = HostOnly(required=False, help_text="Host only.")
     events = Events()
-
-
-# Answering ---------------------------------------------------------------------------
-
-_built = threading.local()
-
-
-def represent(serializer, reading, context=None) -> dict:
-    """What ``serializer(reading, context=context).data`` says, from the one serializer
-    of that class this thread built. A serializer builds its fields anew each time (a
-    deep copy of every declared field, nested serializers and all): nine tenths of what
-    answering a sheet cost, and most of the garbage in cycles an answer left for the
-    collector. Its fields keep nothing of what they represent; the context (the one
-    thing they read beside the reading) is this call's."""
-    built = vars(_built).setdefault("serializers", {})
-    kept = built.get(serializer)
-    if kept is None:
-        kept = built[serializer] = serializer()
-    kept._context = context or {}
-    try:
-        return kept.to_representation(reading)
-    finally:
-        kept._context = {}
 
 
 class MatchPageSerializer(serializers.Serializer):

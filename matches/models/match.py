@@ -1,12 +1,17 @@
 """A match (a rubber): what it is, how it reads, and the changes of the night.
 
 Every change is a method of ``Match``: here the night's (renewing its links, the
-rematch), in ``playing.py`` the sheet's, in ``seating.py`` the seats'. Each one locks
-the match row, applies ``rules``, writes one Event and bumps the match's version, all
-in one transaction, so the HTML pages and the API share one set of rules and two phones
-writing at once can never both win; once it commits, the sheet's open streams hear of
-it (``live.announce``).
+rematch), in ``playing.py`` the sheet's, in ``seating.py`` the seats'. Each one reads
+the match again with its row locked (``_changing``), checks what it reads there against
+``rules``, writes one Event and bumps the match's version, all in one transaction, so
+the HTML pages and the API share one set of rules and two phones writing at once can
+never both win; the change is announced (``signals.sheet_changed``) for the sheet's open
+streams. A change made to its rows by any other way (the admin, a shell) is counted the
+same (``recount``).
 """
+
+import contextlib
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.db import models, transaction
@@ -15,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import fragments, live, rules, signals, values
+from .. import rules, signals, values
 from .base import (
     SEAT_CHOICES,
     SIDE_CHOICES,
@@ -26,9 +31,13 @@ from .base import (
 )
 from .nights import Night
 from .playing import Playing
-from .queries import AS_READ_FOR_SHEET, MatchQuerySet, sheet_rows
+from .queries import AS_READ_FOR_SHEET, MatchQuerySet
 from .rows import Deal, Event, Seat
 from .seating import Seating
+
+# The matches whose own methods are changing them, in this thread: the rows they save
+# are theirs to count (``Match.recount`` counts those saved any other way).
+changing = ContextVar("changing", default=frozenset())
 
 
 class Match(Playing, Seating, models.Model):
@@ -158,7 +167,8 @@ class Match(Playing, Seating, models.Model):
         return rules.kept_deals(self.sheet(), number, self.redeal_rule)
 
     def latest_entry(self) -> Event | None:
-        """The latest entry still standing, or None when a correction came after it.
+        """The latest entry still standing, or None when a correction (or a change by
+        another way than the sheet) came after it.
 
         Undos step back one entry at a time: each undo cancels the newest entry not
         already undone. A rubber's sheet changes are a few hundred at most: one read.
@@ -168,7 +178,7 @@ class Match(Playing, Seating, models.Model):
         if events is None:
             events = self.events.filter(action__in=Event.SHEET_ACTIONS).order_by("-id")
         for event in events:
-            if event.action == Event.CORRECTION:
+            if event.action in (Event.CORRECTION, Event.EDITED):
                 return None
             if event.action == Event.UNDO:
                 undone += 1
@@ -180,65 +190,47 @@ class Match(Playing, Seating, models.Model):
 
     # Changing ------------------------------------------------------------
 
-    def _lock(self, *, sheet=False) -> None:
-        """Read this match again with its row locked, and its seats; call inside
-        transaction.atomic(). Until the commit nobody else changes either.
+    @contextlib.contextmanager
+    def _changing(self, *, deals=False):
+        """One change of this match's own: a transaction in which the match is read again
+        with its row locked, its seats (and with ``deals`` its deals), so that what the
+        change checks is what the database holds, and nobody else changes any of it
+        until the commit."""
+        was = changing.set(changing.get() | {self.pk})
+        try:
+            with transaction.atomic():
+                self._lock(deals=deals)
+                yield
+        finally:
+            changing.reset(was)
+        # The rows read under the lock are the change's to have changed: read afresh
+        # when next asked for.
+        self.refresh_from_db(fields=["seats", *(["deals"] if deals else [])])
 
-        With ``sheet``, read all its sheet shows to those who may act, as
-        ``for_sheet(acting=True)`` reads it: a change that keeps that reading as it
-        changes (an entry, a redeal: the deal it writes, ``_wrote``, and its event)
-        answers from it (``as_changed``) instead of reading the sheet a second time.
-        When this process kept a reading of the version it locks (``fragments``: the
-        phones' fetches of the change before, or its notice), that reading is the sheet
-        as it stands, read already: the lock reads the version alone. This match may be
-        that very reading, as read (``fragments.reading_at``: the API found who may
-        change it there): then nothing is read but the version."""
-        read_at = vars(self).pop("_kept_at", None)
-        version = Match.objects.version_of(self.pk, lock=True) if sheet else None
-        if version is not None and version == read_at:
-            self._sheet_kept = True
-            return
-        for name in AS_READ_FOR_SHEET:  # what a change must read again, under the lock
+    def _lock(self, *, deals=False) -> None:
+        for name in AS_READ_FOR_SHEET:  # read with the sheet, and not read again here
             self.__dict__.pop(name, None)
-        if sheet:
-            reading = fragments.reading_at(self.pk, version)
-            if reading is not None:
-                # What refresh_from_db and the prefetches below would have set.
-                vars(self).update(vars(reading))
-                del self._kept_at  # this match changes next: no longer as read
-                self._sheet_kept = True
-                return
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
                 "host", "night"
             )
         )
-        prefetch_related_objects([self], *(sheet_rows(acting=True) if sheet else ["seats"]))
-        self._sheet_kept = sheet
+        prefetch_related_objects([self], "seats", *(["deals"] if deals else []))
 
-    def _wrote(self, row: Deal) -> None:
-        """``row``, the deal a change just saved, in the deals read under the lock
-        (``_lock(sheet=True)``), where a new deal is not yet: the deals are the sheet's
-        again, as the database has them now."""
-        deals = self._prefetched_objects_cache.get("deals")
-        if deals is not None and row not in deals:
-            # The prefetched queryset's rows, which the manager's all() answers.
-            deals._result_cache.append(row)
+    def read_again(self) -> "Match":
+        """This match read afresh for its sheet, as one who may act on it sees it: in a
+        change's transaction, as the change left it."""
+        return Match.objects.for_sheet(acting=True).get(pk=self.pk)
 
-    def whole_sheet(self) -> "Match | None":
-        """This match, if it holds its whole sheet as its latest change left it: the
-        reading the change took under its lock and kept up (``_lock(sheet=True)``)
-        while the rubber plays on (a rubber over may have started its next: a club's
-        series). None otherwise."""
-        return self if getattr(self, "_sheet_kept", False) else None
-
-    def as_changed(self) -> "Match":
-        """This match read for its sheet as its latest change left it, in that change's
-        transaction: its ``whole_sheet``, or else read again."""
-        return self.whole_sheet() or Match.objects.for_sheet(acting=True).get(pk=self.pk)
+    def recount(self, by=None) -> None:
+        """After its seats, deals or notes were changed by another way than its own
+        methods (the admin, a shell, a command): its result derived again from its deals
+        as stored, its version bumped, the change in its history, its streams told."""
+        with self._changing(deals=True):
+            self._commit(by, Event.EDITED, sheet=self.sheet())
 
     def _log(self, by, action, *, deal=None, before=None, after=None) -> None:
-        event = Event.objects.create(
+        Event.objects.create(
             match=self,
             by=by if by and by.is_authenticated else None,
             action=action,
@@ -246,8 +238,6 @@ class Match(Playing, Seating, models.Model):
             before=before,
             after=after,
         )
-        if action in Event.SHEET_ACTIONS and "sheet_events" in self.__dict__:
-            self.sheet_events.insert(0, event)  # newest first, as read
 
     def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):
         """Bump the version and write the event for one change; after a change to
@@ -273,12 +263,10 @@ class Match(Playing, Seating, models.Model):
             ]
         )
         self._log(by, action, deal=deal, before=before, after=after)
-        if self.status != self.IN_PLAY:
-            self._sheet_kept = False
         if self.status != self.IN_PLAY and action in Event.FINISHING:
             # What comes next at this table may start with it (a club's series, say).
             signals.rubber_finished.send(sender=Match, match=self, by=by)
-        live.announce(self, seats=action in Event.SEATING_ACTIONS)
+        signals.sheet_changed.send(sender=Match, match=self, seats=action in Event.SEATING_ACTIONS)
 
     def _check_open(self) -> None:
         if self.status == self.ENDED:
@@ -363,8 +351,7 @@ class Match(Playing, Seating, models.Model):
     def renew_links(self, by) -> None:
         """New join and watch links for the night, and no seat's link left: every link
         handed out before stops working, whichever rubber it was made in."""
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             self._require_host(by, _("renew the links"))
             night = self.night
             night.join_token, night.watch_token = new_token(), new_token()
@@ -385,8 +372,7 @@ class Match(Playing, Seating, models.Model):
             raise values.InvalidInput(
                 _("Give each of the four seats exactly one of this match's players.")
             )
-        with transaction.atomic():
-            self._lock()
+        with self._changing(deals=True):
             self._require_host(by, _("start a rematch"))
             self._check_finished_and_last()
             self._check_version(version)
@@ -414,8 +400,7 @@ class Match(Playing, Seating, models.Model):
         a1's (a club's next pairs at this table). The phones of this rubber follow it
         as after a rematch; its players take their seats by the night's join link."""
         names = {position: clean_seat_name(names.get(position)) for position in values.SEATS}
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             self._require_host(by, _("start a rematch"))
             self._check_finished_and_last()
             return self._start_next(

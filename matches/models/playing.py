@@ -1,9 +1,8 @@
 """Playing a rubber: entering a deal, a redeal, undo, a correction, the end, revoke
-notes. A part of ``Match`` (``match.py``): each change is one method that locks the
-match row, applies ``rules``, writes one Event and bumps the version, in one
-transaction."""
+notes. A part of ``Match`` (``match.py``): each change is one method that reads the
+match again under its row lock (``_changing``), applies ``rules`` to what it read there,
+writes one Event and bumps the version, in one transaction."""
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -25,8 +24,7 @@ class Playing:
         """
         side = values.check_side(side)
         number = values.read_deal(deal)
-        with transaction.atomic():
-            self._lock(sheet=True)
+        with self._changing(deals=True):
             seat = self.seat_of(by)
             if not self.is_host(by) and (seat is None or seat.side != side):
                 if seat is None:
@@ -70,7 +68,6 @@ class Playing:
             if before.cell(side) is None:
                 setattr(row, f"{side}_by", by)
             row.save()
-            self._wrote(row)
             self._commit(
                 by,
                 Event.ENTRY,
@@ -101,8 +98,7 @@ class Playing:
         is refused as already recorded.
         """
         number = values.read_deal(deal)
-        with transaction.atomic():
-            self._lock(sheet=True)
+        with self._changing(deals=True):
             self._require_member_or_host(by, _("record a redeal"))
             self._check_not_closed(_("nothing more can be entered in it."))
             self._check_open()
@@ -121,7 +117,6 @@ class Playing:
             row = Deal(match=self, number=current)
             row.set_cells(redealt)
             row.save()
-            self._wrote(row)
             self._commit(
                 by,
                 Event.REDEAL,
@@ -138,8 +133,7 @@ class Playing:
         their page offered), and ``version`` the sheet they saw: when another entry
         is the latest by now, or the sheet changed, nothing is undone.
         """
-        with transaction.atomic():
-            self._lock()
+        with self._changing(deals=True):
             if not self.can_see(by):
                 raise NotAllowed(_("Only the host or a player seated in this match can undo."))
             self._check_not_ended()
@@ -225,8 +219,7 @@ class Playing:
         deal is refused.
         """
         number = values.read_deal(number)
-        with transaction.atomic():
-            self._lock()
+        with self._changing(deals=True):
             self._require_host(by, _("correct a deal"))
             self._check_not_ended()
             self._check_version(version)
@@ -267,8 +260,7 @@ class Playing:
 
     def end(self, by, *, version=None) -> None:
         """End a rubber that breaks up before the target: nobody wins it."""
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             self._require_member_or_host(by, _("end it"))
             self._check_open()
             self._check_version(version)
@@ -286,8 +278,7 @@ class Playing:
         """Note a revoke beside the sheet. It never changes the tally."""
         side = values.check_side(side)
         text = clean_note(text)
-        with transaction.atomic():
-            self._lock()
+        with self._changing(deals=True):
             self._require_member_or_host(by, _("note a revoke"))
             sheet = self.sheet()
             # Over, a rubber's last deal is the latest a revoke can have been in.
@@ -306,8 +297,7 @@ class Playing:
 
     def withdraw_note(self, by, note_id) -> RevokeNote:
         """Withdraw a note: its author or the host. The note stays in the history."""
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             note = (
                 self.notes.filter(pk=note_id, withdrawn=False).first()
                 if str(note_id).isdigit()

@@ -105,6 +105,7 @@ class Event(models.Model):
     REMATCH, REDEAL = "rematch", "redeal"
     SEAT_FREED, SEAT_LINK, SEAT_ASKED = "seat_freed", "seat_link", "seat_asked"
     SEAT_GIVEN, SEAT_REFUSED = "seat_given", "seat_refused"
+    EDITED = "edited"
     ACTIONS = [
         (START, _("started the match")),
         (JOIN, _("took a seat")),
@@ -122,12 +123,13 @@ class Event(models.Model):
         (SEAT_ASKED, _("asked for a seat back")),
         (SEAT_GIVEN, _("gave a seat back")),
         (SEAT_REFUSED, _("turned down a request for a seat")),
+        (EDITED, _("changed the rubber outside the sheet")),
     ]
-    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL)
+    SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL, EDITED)
     # The changes after which a rubber may be over (won, or ended early).
-    FINISHING = (ENTRY, CORRECTION, END)
-    # Who sits where changed: someone may have lost the right to read the sheet.
-    SEATING_ACTIONS = (JOIN, SEAT_FREED, SEAT_GIVEN)
+    FINISHING = (ENTRY, CORRECTION, END, EDITED)
+    # Who sits where may have changed: someone may have lost the right to read the sheet.
+    SEATING_ACTIONS = (JOIN, SEAT_FREED, SEAT_GIVEN, EDITED)
 
     match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField(default=timezone.now)

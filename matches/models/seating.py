@@ -1,14 +1,13 @@
 """Seats: taking one by the night's join link, the host freeing one or handing out a
 link for one, asking for one back and a member's answer. A part of ``Match``
-(``match.py``): each change is one method that locks the match row, writes one Event
-and bumps the version, in one transaction.
+(``match.py``): each change is one method that reads the match again under its row
+lock (``_changing``), writes one Event and bumps the version, in one transaction.
 
 A browser with no account (``user`` None) takes a seat as the person it belongs to: a
 guest account made for it, or the guest it was before (``_guest_again``)."""
 
 import secrets
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -28,7 +27,7 @@ class Seating:
         the seat (or ``name``), unless it takes back by its name a seat the host freed
         from a guest, whom it is then again (their other browsers are signed out)."""
         position = values.check_seat(position)
-        with transaction.atomic():
+        with self._changing():
             seat = self._seat_by_join_link(user, token, position)
             if seat.user_id is not None:
                 raise values.Conflict(_("That seat is taken by %(name)s."), name=seat.name)
@@ -46,10 +45,9 @@ class Seating:
         return seat
 
     def _seat_by_join_link(self, user, token, position) -> Seat:
-        """The seat at ``position``, with the match locked, for someone holding the
-        night's join link (checked under the lock: renewed meanwhile?) who has no seat
-        in it yet, while the rubber is the one in play."""
-        self._lock()
+        """The seat at ``position``, in a change of the match's own (``_changing``), for
+        someone holding the night's join link (checked under the lock: renewed
+        meanwhile?) who has no seat in it yet, while the rubber is the one in play."""
         self._check_join_token(token)
         self._check_seats_open()
         if user is not None and self.seat_of(user) is not None:
@@ -96,10 +94,10 @@ class Seating:
         return list(self.seat_requests.filter(answered_at__isnull=True).select_related("user"))
 
     def _seat_for_host(self, by, position, what) -> Seat:
-        """The seat at ``position``, with the match locked, for the host to change
-        (``what`` they do, for the refusal to anyone else) in the rubber in play."""
+        """The seat at ``position``, in a change of the match's own (``_changing``), for
+        the host to change (``what`` they do, for the refusal to anyone else) in the
+        rubber in play."""
         position = values.check_seat(position)
-        self._lock()
         self._require_host(by, what)
         self._check_seats_open()
         return self.seat_at(position)
@@ -107,7 +105,7 @@ class Seating:
     def free_seat(self, by, position) -> Seat:
         """The host frees a seat: its player loses it, and anyone with the join link may
         take it (its player, say, from a new browser). The seat keeps its name."""
-        with transaction.atomic():
+        with self._changing():
             seat = self._seat_for_host(by, position, _("free a seat"))
             if seat.user_id is None:
                 raise values.Conflict(_("%(name)s's seat is free already."), name=seat.name)
@@ -121,7 +119,7 @@ class Seating:
         """The host makes a link for one seat: whoever opens it takes that seat in one
         tap, in place of whoever holds it. A new link replaces the seat's old one; the
         history says a link was made, never the link itself."""
-        with transaction.atomic():
+        with self._changing():
             seat = self._seat_for_host(by, position, _("make a link for a seat"))
             seat.link_token = new_token()
             seat.save(update_fields=["link_token"])
@@ -138,8 +136,7 @@ class Seating:
         the seat, held by its taker: ``user``, or for ``user`` None (a browser with no
         account) the guest who held it, whom that browser is again, else a new guest."""
         position = values.check_seat(position)
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             seat = self.seat_at(position)
             if user is not None and seat.user_id == user.pk:
                 return seat
@@ -170,7 +167,7 @@ class Seating:
         ``user`` None is a browser with no account: the request gets a guest account of
         its own (``request.user``), and once approved that browser is the seat's guest."""
         position = values.check_seat(position)
-        with transaction.atomic():
+        with self._changing():
             seat = self._seat_by_join_link(user, token, position)
             if seat.user_id is None:
                 raise values.Conflict(
@@ -209,8 +206,7 @@ class Seating:
         with the guest's account, which the asking browser signs in as (``seated``).
         ``version`` is the sheet the answer was given on: two people approving two asks
         for one seat at once, the second is told what changed and nothing is done."""
-        with transaction.atomic():
-            self._lock()
+        with self._changing():
             self._require_member_or_host(by, _("answer a request for a seat"))
             self._check_seats_open()
             self._check_version(version)

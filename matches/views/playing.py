@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import fragments, posted, rules, values
+from .. import posted, rules, values
 from ..models import explain
 from ..sheet import read
 from .answers import alert, bad_form, go, refused
@@ -47,13 +47,13 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
             return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
         changed = None
         if callable(notice):  # words that need the sheet as the change left it
-            changed = read(fragments.reading_after_change(match), request.user)
+            changed = read(match.read_again(), request.user)
             notice = notice(changed)
         if not request.htmx:
             if notice:
                 messages.success(request, notice)
             return redirect("match", pk=pk)
-        changed = changed or read(fragments.reading_after_change(match), request.user)
+        changed = changed or read(match.read_again(), request.user)
         # The change started the next rubber (a club's series plays on by itself): the
         # phone goes there, as its poll would take it.
         following = rubber_to_follow(request, changed) if changed.next else None

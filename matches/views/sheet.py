@@ -175,31 +175,19 @@ def sheet(request, pk):
     Once the next rubber has started, the phone goes there by itself."""
     # Read by _poll_etag, for the 304.
     version, viewer = request.sheet_version, request.sheet_viewer
-    # The phones told of a change ask at once: one reads it, and those of its point of
-    # view find it kept.
-    with fragments.first_at(fragments.key("reading", pk, version)):
-        return _sheet_at(request, pk, version, viewer)
-
-
-def _sheet_at(request, pk, version, viewer):
     # The person is the one the poll's signature names for this session, as for the
     # 304 (``viewer``: an account known by its id alone, all a sheet asks of a viewer),
-    # or else the session's. A signed poll reads no session and no account, which were
-    # most of a kept fragment's cost and a good part of a render's.
+    # or else the session's: a signed poll reads no session and no account.
     tag = conditional.etag(version, conditional.person(viewer.pk))
     # Kept once rendered at this version for someone with the same point of view, which
     # says whether this person may see it (who sits where is part of the version).
-    seen = fragments.viewers_of(pk, version)
+    seen = fragments.kept.get(pk, version, "viewers")
     view = seen and fragments.point_of_view(seen, viewer.pk)
     if view:
-        kept = fragments.kept(request, fragments.key("sheet", pk, version, view), tag)
+        kept = fragments.served(request, pk, version, fragments.name("sheet", view), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
-    # Another point of view of this version rendered here already read the sheet.
-    match = fragments.reading_at(pk, version)
-    if match is None or not match.can_see(viewer):
-        match = match_for(request, pk, sheet=True, viewer=viewer)
-        fragments.keep_reading(match)
+    match = match_for(request, pk, sheet=True, viewer=viewer)
     sheet = read(match, viewer)
     following = rubber_to_follow(request, sheet, viewer) if request.htmx and sheet.next else None
     if following is not None:
@@ -209,12 +197,13 @@ def _sheet_at(request, pk, version, viewer):
         return HttpResponseClientRedirect(reverse("match", args=[following]))
     context = sheet_context(request, sheet, viewer=viewer)
     seen = fragments.viewers(match, sheet)
-    fragments.remember_viewers(pk, sheet.version, seen)
+    fragments.kept.put(pk, sheet.version, "viewers", seen)
     view = fragments.point_of_view(seen, viewer.pk)
     # A rubber with a next is closed, and where its phones go depends on more than it.
-    name = fragments.key("sheet", pk, sheet.version, view)
-    response = fragments.rendered(request, name, "matches/match.html#sheet", context,
-                                  keep=sheet.next is None)  # fmt: skip
+    response = fragments.rendered(
+        request, pk, sheet.version, fragments.name("sheet", view),
+        "matches/match.html#sheet", context, keep=sheet.next is None,
+    )  # fmt: skip
     return with_etag(response, context)
 
 
@@ -271,18 +260,18 @@ def watch_sheet(request, token):
     rubber, version, night_version = newest
     if request.htmx and request.GET.get("rubber") != str(rubber):
         return HttpResponseLocation(reverse("watch", args=[token]))
-    # Every screen on the link sees the same: one render for them all, each version,
-    # and those that ask while it is rendered wait for it.
-    name = fragments.key("watch", rubber, version, night_version)
+    # Every screen on the link sees the same: one render for them all, each version.
+    fragment = fragments.name("watch", night_version)
     tag = conditional.etag(version, conditional.screen(rubber, night_version))
-    with fragments.first_at(name):
-        kept = fragments.kept(request, name, tag)
-        if kept is not None:
-            return conditional.validators(kept, tag)
-        context = _watch_context(request, rubber, token)
-        # Changed meanwhile, what was read is newer than its name says: not kept.
-        response = fragments.rendered(request, name, "matches/watch.html#poll", context,
-                                      keep=context["etag"] == tag)  # fmt: skip
+    kept = fragments.served(request, rubber, version, fragment, tag)
+    if kept is not None:
+        return conditional.validators(kept, tag)
+    context = _watch_context(request, rubber, token)
+    # Changed meanwhile, what was read is newer than its name says: not kept.
+    response = fragments.rendered(
+        request, rubber, version, fragment, "matches/watch.html#poll", context,
+        keep=context["etag"] == tag,
+    )  # fmt: skip
     return with_etag(response, context)
 
 

@@ -10,7 +10,7 @@ corrects them too.
 
 Each change is a method that locks the tournament's row first, then does its work in
 one transaction, and bumps the tournament's version: the projector and the organiser's
-page follow it (``live``).
+page follow it (``signals.topic_changed``).
 """
 
 import secrets
@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches import live, values
+from matches import signals, values
 from matches.models import (
     Match,
     Night,
@@ -230,7 +230,7 @@ class Tournament(models.Model):
         """Bump the version (under the lock) and tell its screens once it commits."""
         Tournament.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
-        live.announce_topic(topic(self.pk), self.version)
+        signals.topic_changed.send(sender=Tournament, topic=topic(self.pk), version=self.version)
 
     def require_organiser(self, user, what) -> None:
         if not self.is_organiser(user):
