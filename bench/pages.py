@@ -106,7 +106,8 @@ def lengths(rng, count, total):
 
 
 class Builder:
-    """Rows for COPY, with ids given here so the tables can refer to each other."""
+    """Rows for COPY, with ids given here so the tables can refer to each other: each
+    model's rows give the fields FIELDS names for it, in that order."""
 
     def __init__(self):
         self.users, self.nights, self.matches, self.seats, self.deals = [], [], [], [], []
@@ -127,8 +128,8 @@ class Builder:
             deals, outcome = rubber_sheet(rng, sizes.pop(), status)
             self.matches.append(
                 (
-                    match_id, pk, host, status, 4, "counterclockwise", "a1",
-                    len(deals) + 1, secrets.token_urlsafe(24), secrets.token_urlsafe(24),
+                    match_id, pk, host, match_id - 1 if number else None, status, 4,
+                    "counterclockwise", "a1", len(deals) + 1,
                     outcome.games["a"], outcome.games["b"], outcome.winner or "",
                     json.dumps(list(outcome.marks)),
                     seating[0][0] if status == "ended" else None,
@@ -186,40 +187,81 @@ def build(big):
     return builder
 
 
-COLUMNS = {
-    "matches_user": "id, password, is_superuser, username, first_name, last_name, email, "
-    "is_staff, is_active, date_joined, display_name, is_guest",
-    "matches_night": "id, name, place, host_id, created",
-    "matches_match": "id, night_id, host_id, status, target, direction, first_dealer, version, "
-    "join_token, watch_token, games_a, games_b, winner, marks, ended_by_id, ended_at, "
-    "created, updated",
-    "matches_seat": "id, match_id, position, name, user_id",
-    "matches_deal": "id, match_id, number, a, b, sweep, a_by_id, b_by_id",
-}
+# The fields each model's rows give (Builder), in their order; copy_columns() fills the rest.
+FIELDS = {
+    "User": ("id", "password", "is_superuser", "username", "first_name", "last_name", "email",
+             "is_staff", "is_active", "date_joined", "display_name", "is_guest"),
+    "Night": ("id", "name", "place", "host_id", "created"),
+    "Match": ("id", "night_id", "host_id", "previous_id", "status", "target", "direction",
+              "first_dealer", "version", "games_a", "games_b", "winner", "marks", "ended_by_id",
+              "ended_at", "created", "updated"),
+    "Seat": ("id", "match_id", "position", "name", "user_id"),
+    "Deal": ("id", "match_id", "number", "a", "b", "sweep", "a_by_id", "b_by_id"),
+}  # fmt: skip
+
+
+def copy_columns(model, given):
+    """The columns COPY writes in ``model``'s table, read from the model: those of the
+    fields ``given``, then each other one, with what makes its value for a row (its
+    default as Django would save it, made afresh a row when the default is a function,
+    as the night's unique tokens are; else NULL). A field the rows leave out that takes
+    neither stops the bench here, as does a field the model no longer has."""
+    from django.db import connection
+
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    gone = [name for name in given if name not in fields]
+    if gone:
+        fail(f"{model.__name__} has no field {', '.join(gone)}: update FIELDS and Builder.")
+    columns, fillers = [fields[name].column for name in given], []
+    for name, field in fields.items():
+        if name in given or field.has_db_default():  # the database fills the latter
+            continue
+        if not (field.has_default() or field.null):
+            fail(
+                f"{model._meta.db_table}.{field.column} takes no NULL and has no default: "
+                "give it a value in FIELDS and Builder."
+            )
+        columns.append(field.column)
+        fillers.append(filler(field, connection))
+    return columns, fillers
+
+
+def filler(field, connection):
+    def made():
+        return field.get_db_prep_save(field.get_default(), connection)
+
+    if callable(field.default):
+        return made
+    value = made()
+    return lambda: value
 
 
 def load(builder):
     from django.db import connection
 
+    from matches.models import Deal, Match, Night, Seat, User
+
     rows = {
-        "matches_user": builder.users,
-        "matches_night": builder.nights,
-        "matches_match": builder.matches,
-        "matches_seat": builder.seats,
-        "matches_deal": builder.deals,
+        User: builder.users,
+        Night: builder.nights,
+        Match: builder.matches,
+        Seat: builder.seats,
+        Deal: builder.deals,
     }
     with connection.cursor() as cursor:
         raw = cursor.cursor
-        for table, data in rows.items():
-            with raw.copy(f"COPY {table} ({COLUMNS[table]}) FROM STDIN") as copy:
+        for model, data in rows.items():
+            table = model._meta.db_table
+            columns, fillers = copy_columns(model, FIELDS[model.__name__])
+            with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
                 for row in data:
-                    copy.write_row(row)
+                    copy.write_row((*row, *(fill() for fill in fillers)))
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                 f"(SELECT max(id) FROM {table}))"
             )
         cursor.execute("ANALYZE")
-    return {table: len(data) for table, data in rows.items()}
+    return {model._meta.db_table: len(data) for model, data in rows.items()}
 
 
 # Timing ------------------------------------------------------------------------------
