@@ -9,6 +9,9 @@ medians and the ratio big / small, which should stay under 2.
 
     DATABASE_URL=postgres://user:password@host:5432/postgres .venv/bin/python bench/pages.py
 
+With --rubbers N the big database holds N rubbers (ten deals each, a player for every 25),
+so that the suite can run the whole bench in seconds (tests/test_bench_pages.py).
+
 The database DATABASE_URL names is only used to connect: the bench creates
 squarescores_bench_* databases, works in them alone, and drops them at the end.
 """
@@ -28,9 +31,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-RUBBERS = 100_000
-DEALS = 1_000_000
-PLAYERS = 4_000
+RUBBERS = 100_000  # in the big database, by default
+DEALS_A_RUBBER = 10
+RUBBERS_A_PLAYER = 25
 RUBBERS_A_NIGHT = 10
 ANA_RUBBERS = 100
 PREFIX = "squarescores_bench_"
@@ -151,26 +154,29 @@ def status_of(rng):
     return "won" if roll < 0.9 else "ended" if roll < 0.97 else "in_play"
 
 
-def build(big):
-    """The rows of one database: Ana's 100 rubbers, and in the big one everyone else's."""
+def build(rubbers):
+    """The rows of one database of ``rubbers`` rubbers: Ana's 100, and everyone else's."""
     rng = random.Random(5)
     builder = Builder()
     builder.user(1, "ana", "Ana")
     ana = (1, "Ana")
     ana_rng = random.Random(1)  # the same rubbers of Ana's in both databases
     ana_nights = ANA_RUBBERS // RUBBERS_A_NIGHT
-    ana_sizes = lengths(ana_rng, ANA_RUBBERS, ANA_RUBBERS * 10)
+    ana_sizes = lengths(ana_rng, ANA_RUBBERS, ANA_RUBBERS * DEALS_A_RUBBER)
     friends = [(pk, f"Friend {pk}") for pk in range(2, 32)]
     for pk, name in friends:
         builder.user(pk, f"friend{pk}", name)
-    others_nights = (RUBBERS - ANA_RUBBERS) // RUBBERS_A_NIGHT if big else 0
+    big = rubbers > ANA_RUBBERS
+    others_nights = (rubbers - ANA_RUBBERS) // RUBBERS_A_NIGHT
     every = ana_nights + others_nights
     # Ana's nights fall evenly among everyone else's, across three years.
     ana_slots = {round(index * every / ana_nights) for index in range(ana_nights)}
-    others = [(pk, f"Player {pk}") for pk in range(32, PLAYERS + 1)] if big else []
+    players = max(rubbers // RUBBERS_A_PLAYER, 35)  # four others at least
+    others = [(pk, f"Player {pk}") for pk in range(32, players + 1)] if big else []
     for pk, name in others:
         builder.user(pk, f"player{pk}", name)
-    other_sizes = lengths(rng, RUBBERS - ANA_RUBBERS, DEALS - ANA_RUBBERS * 10) if big else []
+    other_rubbers = rubbers - ANA_RUBBERS
+    other_sizes = lengths(rng, other_rubbers, other_rubbers * DEALS_A_RUBBER) if big else []
     for slot in range(every):
         night_id = slot + 1
         when = START + timedelta(hours=2.6 * slot)
@@ -275,13 +281,13 @@ def use(name):
     connection.settings_dict["NAME"] = name
 
 
-def prepare(name, big):
+def prepare(name, rubbers):
     from django.core.management import call_command
 
     use(name)
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    counts = load(build(big))
+    counts = load(build(rubbers))
     return counts, time.perf_counter() - started
 
 
@@ -321,8 +327,18 @@ def time_pages(databases, rounds, repeats):
     return {key: statistics.median(values) for key, values in timings.items()}
 
 
+def whole_nights(text):
+    rubbers = int(text)
+    if rubbers <= ANA_RUBBERS or rubbers % RUBBERS_A_NIGHT:
+        raise argparse.ArgumentTypeError(
+            f"more than Ana's {ANA_RUBBERS}, in nights of {RUBBERS_A_NIGHT}: not {rubbers}"
+        )
+    return rubbers
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rubbers", type=whole_nights, default=RUBBERS, help="in the big database")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--keep", action="store_true", help="keep the two databases")
@@ -330,9 +346,10 @@ def main():
 
     parts = server_url()
     run = secrets.token_hex(4)
-    databases = {"100 rubbers": f"{PREFIX}small_{run}", "100,000 rubbers": f"{PREFIX}big_{run}"}
+    sizes = {f"{ANA_RUBBERS} rubbers": ANA_RUBBERS, f"{args.rubbers:,} rubbers": args.rubbers}
+    databases = dict(zip(sizes, (f"{PREFIX}small_{run}", f"{PREFIX}big_{run}"), strict=True))
     # Django runs against the bench's own database from the start, never the server's.
-    os.environ["DATABASE_URL"] = with_database(parts, databases["100 rubbers"])
+    os.environ["DATABASE_URL"] = with_database(parts, next(iter(databases.values())))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scoresheet.settings")
     import django
 
@@ -345,7 +362,7 @@ def main():
         for label, name in databases.items():
             admin(parts, f'CREATE DATABASE "{name}"')
             created.append(name)
-            counts, seconds = prepare(name, big=label.startswith("100,000"))
+            counts, seconds = prepare(name, sizes[label])
             print(
                 f"{label}: {counts['matches_match']:,} rubbers, {counts['matches_deal']:,} deals,"
                 f" {counts['matches_seat']:,} seats, {counts['matches_user']:,} players,"
