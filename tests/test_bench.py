@@ -54,6 +54,7 @@ def test_the_defaults_are_the_ones_documented():
     assert (args.connections, args.threads) == (8, 2)
     assert (args.tables_start, args.tables_warmup, args.tables_duration) == (100, 5, 20)
     assert (args.tables_budget, args.tables_p99, args.tables_max) == (180, 100, 3200)
+    assert args.tables_entry_every == 30
     assert (args.mix, args.servers) == ("push", False)  # the pages' way, on bin/serve
 
 
@@ -76,7 +77,7 @@ def test_help_lists_every_option(capsys):
     for option in [
         "--duration", "--warmup", "--rounds", "--connections", "--threads", "--tool", "--only",
         "--tables-duration", "--tables-warmup", "--tables-budget", "--tables-start",
-        "--tables-max", "--tables-resolution", "--tables-p99",
+        "--tables-max", "--tables-resolution", "--tables-p99", "--tables-entry-every",
     ]:  # fmt: skip
         assert option in shown
 
