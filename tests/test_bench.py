@@ -1,8 +1,9 @@
 """The benchmarks stay runnable: every bench module imports, and bench/load.py's command
 line keeps the options README.md's "Benchmark" section documents, with their defaults.
 
-Nothing here starts the app's server: the bench itself is run by hand. Its client is
-checked against a stand-in that answers as the sheet's pages do.
+Nothing here starts the app's server: the benches themselves run, small, in
+test_bench_pages.py and test_bench_load.py. The client is checked here against a
+stand-in that answers as the sheet's pages do.
 """
 
 import importlib
