@@ -39,9 +39,10 @@ event stream from its sse-connect, and fetches the sheet once for its ETag. With
 (the default, the pages' way: bench/push.py), each phone holds its stream open and
 fetches the sheet with If-None-Match when it hears of a change; with --mix poll (the
 fallback: bench/play.py), each polls every 2 s (304 while nothing changed; after a
-change, 200 and the new ETag). Every 30 s a table (tables start at random offsets)
-one phone of the side whose turn it is enters 0 games through the API, with a fresh
-Idempotency-Key as the phones send: ties, deal after deal, so the rubber never ends.
+change, 200 and the new ETag). Every 30 s a table (--tables-entry-every; tables start at
+random offsets) one phone of the side whose turn it is enters 0 games through the API,
+with a fresh Idempotency-Key as the phones send: ties, deal after deal, so the rubber
+never ends.
 An asyncio client keeps one keep-alive connection a phone (and its stream), each phone
 connecting from a loopback address of its own (127.1.0.1 onwards), and times every
 request by kind. The number of tables steps up and is then bisected, each step 5
@@ -86,6 +87,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: the project's packages, bench'
 
 from bench import ratios, stack, tables  # noqa: E402
 from bench.data import prepare_ratios  # noqa: E402
+from bench.play import ENTRY_EVERY  # noqa: E402
 from bench.ratios import TARGETS  # noqa: E402
 
 
@@ -126,6 +128,12 @@ def parser():
         "--tables-budget", type=float, default=180, help="seconds for the whole search, at most"
     )
     group.add_argument("--tables-start", type=int, default=100, help="tables in the first step")
+    group.add_argument(
+        "--tables-entry-every",
+        type=float,
+        default=ENTRY_EVERY,
+        help="seconds between a table's entries",
+    )
     group.add_argument("--tables-max", type=int, default=3200, help="tables tried at most")
     group.add_argument(
         "--tables-resolution",

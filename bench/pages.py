@@ -9,6 +9,9 @@ medians and the ratio big / small, which should stay under 2.
 
     DATABASE_URL=postgres://user:password@host:5432/postgres .venv/bin/python bench/pages.py
 
+With --rubbers N the big database holds N rubbers (ten deals each, a player for every 25),
+so that the suite can run the whole bench in seconds (tests/test_bench_pages.py).
+
 The database DATABASE_URL names is only used to connect: the bench creates
 squarescores_bench_* databases, works in them alone, and drops them at the end.
 """
@@ -28,9 +31,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-RUBBERS = 100_000
-DEALS = 1_000_000
-PLAYERS = 4_000
+RUBBERS = 100_000  # in the big database, by default
+DEALS_A_RUBBER = 10
+RUBBERS_A_PLAYER = 25
 RUBBERS_A_NIGHT = 10
 ANA_RUBBERS = 100
 PREFIX = "squarescores_bench_"
@@ -106,7 +109,8 @@ def lengths(rng, count, total):
 
 
 class Builder:
-    """Rows for COPY, with ids given here so the tables can refer to each other."""
+    """Rows for COPY, with ids given here so the tables can refer to each other: each
+    model's rows give the fields FIELDS names for it, in that order."""
 
     def __init__(self):
         self.users, self.nights, self.matches, self.seats, self.deals = [], [], [], [], []
@@ -127,8 +131,8 @@ class Builder:
             deals, outcome = rubber_sheet(rng, sizes.pop(), status)
             self.matches.append(
                 (
-                    match_id, pk, host, status, 4, "counterclockwise", "a1",
-                    len(deals) + 1, secrets.token_urlsafe(24), secrets.token_urlsafe(24),
+                    match_id, pk, host, match_id - 1 if number else None, status, 4,
+                    "counterclockwise", "a1", len(deals) + 1,
                     outcome.games["a"], outcome.games["b"], outcome.winner or "",
                     json.dumps(list(outcome.marks)),
                     seating[0][0] if status == "ended" else None,
@@ -150,26 +154,29 @@ def status_of(rng):
     return "won" if roll < 0.9 else "ended" if roll < 0.97 else "in_play"
 
 
-def build(big):
-    """The rows of one database: Ana's 100 rubbers, and in the big one everyone else's."""
+def build(rubbers):
+    """The rows of one database of ``rubbers`` rubbers: Ana's 100, and everyone else's."""
     rng = random.Random(5)
     builder = Builder()
     builder.user(1, "ana", "Ana")
     ana = (1, "Ana")
     ana_rng = random.Random(1)  # the same rubbers of Ana's in both databases
     ana_nights = ANA_RUBBERS // RUBBERS_A_NIGHT
-    ana_sizes = lengths(ana_rng, ANA_RUBBERS, ANA_RUBBERS * 10)
+    ana_sizes = lengths(ana_rng, ANA_RUBBERS, ANA_RUBBERS * DEALS_A_RUBBER)
     friends = [(pk, f"Friend {pk}") for pk in range(2, 32)]
     for pk, name in friends:
         builder.user(pk, f"friend{pk}", name)
-    others_nights = (RUBBERS - ANA_RUBBERS) // RUBBERS_A_NIGHT if big else 0
+    big = rubbers > ANA_RUBBERS
+    others_nights = (rubbers - ANA_RUBBERS) // RUBBERS_A_NIGHT
     every = ana_nights + others_nights
     # Ana's nights fall evenly among everyone else's, across three years.
     ana_slots = {round(index * every / ana_nights) for index in range(ana_nights)}
-    others = [(pk, f"Player {pk}") for pk in range(32, PLAYERS + 1)] if big else []
+    players = max(rubbers // RUBBERS_A_PLAYER, 35)  # four others at least
+    others = [(pk, f"Player {pk}") for pk in range(32, players + 1)] if big else []
     for pk, name in others:
         builder.user(pk, f"player{pk}", name)
-    other_sizes = lengths(rng, RUBBERS - ANA_RUBBERS, DEALS - ANA_RUBBERS * 10) if big else []
+    other_rubbers = rubbers - ANA_RUBBERS
+    other_sizes = lengths(rng, other_rubbers, other_rubbers * DEALS_A_RUBBER) if big else []
     for slot in range(every):
         night_id = slot + 1
         when = START + timedelta(hours=2.6 * slot)
@@ -186,40 +193,81 @@ def build(big):
     return builder
 
 
-COLUMNS = {
-    "matches_user": "id, password, is_superuser, username, first_name, last_name, email, "
-    "is_staff, is_active, date_joined, display_name, is_guest",
-    "matches_night": "id, name, place, host_id, created",
-    "matches_match": "id, night_id, host_id, status, target, direction, first_dealer, version, "
-    "join_token, watch_token, games_a, games_b, winner, marks, ended_by_id, ended_at, "
-    "created, updated",
-    "matches_seat": "id, match_id, position, name, user_id",
-    "matches_deal": "id, match_id, number, a, b, sweep, a_by_id, b_by_id",
-}
+# The fields each model's rows give (Builder), in their order; copy_columns() fills the rest.
+FIELDS = {
+    "User": ("id", "password", "is_superuser", "username", "first_name", "last_name", "email",
+             "is_staff", "is_active", "date_joined", "display_name", "is_guest"),
+    "Night": ("id", "name", "place", "host_id", "created"),
+    "Match": ("id", "night_id", "host_id", "previous_id", "status", "target", "direction",
+              "first_dealer", "version", "games_a", "games_b", "winner", "marks", "ended_by_id",
+              "ended_at", "created", "updated"),
+    "Seat": ("id", "match_id", "position", "name", "user_id"),
+    "Deal": ("id", "match_id", "number", "a", "b", "sweep", "a_by_id", "b_by_id"),
+}  # fmt: skip
+
+
+def copy_columns(model, given):
+    """The columns COPY writes in ``model``'s table, read from the model: those of the
+    fields ``given``, then each other one, with what makes its value for a row (its
+    default as Django would save it, made afresh a row when the default is a function,
+    as the night's unique tokens are; else NULL). A field the rows leave out that takes
+    neither stops the bench here, as does a field the model no longer has."""
+    from django.db import connection
+
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    gone = [name for name in given if name not in fields]
+    if gone:
+        fail(f"{model.__name__} has no field {', '.join(gone)}: update FIELDS and Builder.")
+    columns, fillers = [fields[name].column for name in given], []
+    for name, field in fields.items():
+        if name in given or field.has_db_default():  # the database fills the latter
+            continue
+        if not (field.has_default() or field.null):
+            fail(
+                f"{model._meta.db_table}.{field.column} takes no NULL and has no default: "
+                "give it a value in FIELDS and Builder."
+            )
+        columns.append(field.column)
+        fillers.append(filler(field, connection))
+    return columns, fillers
+
+
+def filler(field, connection):
+    def made():
+        return field.get_db_prep_save(field.get_default(), connection)
+
+    if callable(field.default):
+        return made
+    value = made()
+    return lambda: value
 
 
 def load(builder):
     from django.db import connection
 
+    from matches.models import Deal, Match, Night, Seat, User
+
     rows = {
-        "matches_user": builder.users,
-        "matches_night": builder.nights,
-        "matches_match": builder.matches,
-        "matches_seat": builder.seats,
-        "matches_deal": builder.deals,
+        User: builder.users,
+        Night: builder.nights,
+        Match: builder.matches,
+        Seat: builder.seats,
+        Deal: builder.deals,
     }
     with connection.cursor() as cursor:
         raw = cursor.cursor
-        for table, data in rows.items():
-            with raw.copy(f"COPY {table} ({COLUMNS[table]}) FROM STDIN") as copy:
+        for model, data in rows.items():
+            table = model._meta.db_table
+            columns, fillers = copy_columns(model, FIELDS[model.__name__])
+            with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
                 for row in data:
-                    copy.write_row(row)
+                    copy.write_row((*row, *(fill() for fill in fillers)))
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                 f"(SELECT max(id) FROM {table}))"
             )
         cursor.execute("ANALYZE")
-    return {table: len(data) for table, data in rows.items()}
+    return {model._meta.db_table: len(data) for model, data in rows.items()}
 
 
 # Timing ------------------------------------------------------------------------------
@@ -233,13 +281,13 @@ def use(name):
     connection.settings_dict["NAME"] = name
 
 
-def prepare(name, big):
+def prepare(name, rubbers):
     from django.core.management import call_command
 
     use(name)
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    counts = load(build(big))
+    counts = load(build(rubbers))
     return counts, time.perf_counter() - started
 
 
@@ -279,8 +327,18 @@ def time_pages(databases, rounds, repeats):
     return {key: statistics.median(values) for key, values in timings.items()}
 
 
+def whole_nights(text):
+    rubbers = int(text)
+    if rubbers <= ANA_RUBBERS or rubbers % RUBBERS_A_NIGHT:
+        raise argparse.ArgumentTypeError(
+            f"more than Ana's {ANA_RUBBERS}, in nights of {RUBBERS_A_NIGHT}: not {rubbers}"
+        )
+    return rubbers
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rubbers", type=whole_nights, default=RUBBERS, help="in the big database")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--keep", action="store_true", help="keep the two databases")
@@ -288,9 +346,10 @@ def main():
 
     parts = server_url()
     run = secrets.token_hex(4)
-    databases = {"100 rubbers": f"{PREFIX}small_{run}", "100,000 rubbers": f"{PREFIX}big_{run}"}
+    sizes = {f"{ANA_RUBBERS} rubbers": ANA_RUBBERS, f"{args.rubbers:,} rubbers": args.rubbers}
+    databases = dict(zip(sizes, (f"{PREFIX}small_{run}", f"{PREFIX}big_{run}"), strict=True))
     # Django runs against the bench's own database from the start, never the server's.
-    os.environ["DATABASE_URL"] = with_database(parts, databases["100 rubbers"])
+    os.environ["DATABASE_URL"] = with_database(parts, next(iter(databases.values())))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scoresheet.settings")
     import django
 
@@ -303,7 +362,7 @@ def main():
         for label, name in databases.items():
             admin(parts, f'CREATE DATABASE "{name}"')
             created.append(name)
-            counts, seconds = prepare(name, big=label.startswith("100,000"))
+            counts, seconds = prepare(name, sizes[label])
             print(
                 f"{label}: {counts['matches_match']:,} rubbers, {counts['matches_deal']:,} deals,"
                 f" {counts['matches_seat']:,} seats, {counts['matches_user']:,} players,"

@@ -2,10 +2,10 @@
 
 Each phone polls its sheet every POLL_EVERY seconds with the ETag it holds (304 while
 nothing changed, the new fragment and ETag after a change), and every ENTRY_EVERY
-seconds a table one phone of the side whose turn it is enters 0 games through the API:
-ties, deal after deal, so the rubber never ends. Phones and tables start at random
-offsets so they never act in step. Every request is timed by kind (poll-304, poll-200,
-entry); what went wrong is counted, warm-up included.
+seconds a table (--tables-entry-every) one phone of the side whose turn it is enters 0
+games through the API: ties, deal after deal, so the rubber never ends. Phones and
+tables start at random offsets so they never act in step. Every request is timed by kind
+(poll-304, poll-200, entry); what went wrong is counted, warm-up included.
 """
 
 import asyncio
@@ -21,9 +21,9 @@ POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
 ENTRY_EVERY = 30.0  # s per table
 
 
-async def play(port, tables, warmup, duration, seed, servers=()):
-    """Every table plays for warmup + duration seconds; what started in the last
-    ``duration`` seconds is measured."""
+async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENTRY_EVERY):
+    """Every table plays for warmup + duration seconds, an entry every ``entry_every``
+    seconds a table; what started in the last ``duration`` seconds is measured."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     counters = {"connections": 0, "reconnects": 0}
@@ -63,7 +63,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
                 tick += POLL_EVERY
 
     async def table_loop(table):
-        when = begin + rng.uniform(0, ENTRY_EVERY)  # tables don't enter in step
+        when = begin + rng.uniform(0, entry_every)  # tables don't enter in step
         while when < end:
             await asyncio.sleep(max(0.0, when - loop.time()))
             status, took, _phone, _match = await enter(port, table, connections, rng, problem)
@@ -73,7 +73,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
                 else:
                     measured["bad" if status else "failed"] += 1
                     latencies.setdefault("failed", []).append(took)
-            when += ENTRY_EVERY
+            when += entry_every
 
     tasks = [phone_loop(phone) for table in tables for phone in table.phones]
     tasks += [table_loop(table) for table in tables]

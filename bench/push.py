@@ -3,12 +3,12 @@ fetches the sheet only when the stream tells of a change, as the pages do.
 
 Before the step, every phone opens its stream (the URL in the page's sse-connect), on a
 connection of its own, and keeps it for the whole step; its fetches go on its keep-alive
-connection. Every ENTRY_EVERY seconds a table, one phone of the side whose turn it is
-enters 0 games through the API (ties, so the rubber never ends), as in the poll mix
-(bench/play.py). Each phone that hears of a change it does not show fetches the sheet
-with the ETag it holds, as static/app.js does: the phone that tapped has its change from
-its answer, and one told of a change while its tap is on its way asks only after the
-answer, if still behind.
+connection. Every ENTRY_EVERY seconds a table (--tables-entry-every), one phone of the
+side whose turn it is enters 0 games through the API (ties, so the rubber never ends),
+as in the poll mix (bench/play.py). Each phone that hears of a change it does not show
+fetches the sheet with the ETag it holds, as static/app.js does: the phone that tapped
+has its change from its answer, and one told of a change while its tap is on its way
+asks only after the answer, if still behind.
 
 Timed by kind: fetch-200, fetch-304, entry, and the delivery (from the entry sent to
 the event heard, on each phone: the push's own latency); and how late the client's own
@@ -96,9 +96,10 @@ async def open_streams(port, tables, concurrency=32):
     return streams
 
 
-async def play(port, tables, warmup, duration, seed, servers=()):
-    """Every table plays for warmup + duration seconds on open streams; what started in
-    the last ``duration`` seconds is measured."""
+async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENTRY_EVERY):
+    """Every table plays for warmup + duration seconds on open streams, an entry every
+    ``entry_every`` seconds a table; what started in the last ``duration`` seconds is
+    measured."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     counters = {"connections": 0, "reconnects": 0}
@@ -159,7 +160,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
             measured["streams_lost"] += 1
 
     async def table_loop(table):
-        when = begin + rng.uniform(0, ENTRY_EVERY)
+        when = begin + rng.uniform(0, entry_every)
         while when < end:
             await asyncio.sleep(max(0.0, when - loop.time()))
 
@@ -183,7 +184,7 @@ async def play(port, tables, warmup, duration, seed, servers=()):
                     measured["changes"] += 1
                 else:
                     measured["bad" if status else "failed"] += 1
-            when += ENTRY_EVERY
+            when += entry_every
 
     cpu = {}
 

@@ -3,7 +3,7 @@
 Figures go in columns a reader can compare down the page; every verdict says why.
 """
 
-from bench.play import ENTRY_EVERY, POLL_EVERY
+from bench.play import POLL_EVERY
 from bench.stack import WORKERS
 
 DELIVERY_LIMIT_MS = 500  # push: every change heard within half a second (bench/tables.py)
@@ -73,8 +73,9 @@ def tables_plan(args):
     if args.mix == "push":
         print(
             f"\nTables: 4 phones a table, each holding its sheet's event stream and fetching "
-            f"the sheet when it hears of a change; an entry every {ENTRY_EVERY:g} s a table; "
-            f"{args.tables_warmup:g} s warm-up + {args.tables_duration:g} s measured a step; "
+            f"the sheet when it hears of a change; an entry every "
+            f"{args.tables_entry_every:g} s a table; {args.tables_warmup:g} s warm-up + "
+            f"{args.tables_duration:g} s measured a step; "
             f"held = p99 < {args.tables_p99:g} ms, no errors, no stream lost, every change "
             f"heard within {DELIVERY_LIMIT_MS} ms (p99); search within {args.tables_budget:g} s\n",
             flush=True,
@@ -86,7 +87,7 @@ def tables_plan(args):
         return
     print(
         f"\nTables: 4 phones a table polling every {POLL_EVERY:g} s, an entry every "
-        f"{ENTRY_EVERY:g} s a table; {args.tables_warmup:g} s warm-up + "
+        f"{args.tables_entry_every:g} s a table; {args.tables_warmup:g} s warm-up + "
         f"{args.tables_duration:g} s measured a step; held = p99 < {args.tables_p99:g} ms, "
         f"no errors, the client within 10% of the ideal poll rate; "
         f"search within {args.tables_budget:g} s\n",

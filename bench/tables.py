@@ -49,7 +49,15 @@ def search(port, args, threads, servers):
         ready = time.monotonic()
         trial += 1
         result = asyncio.run(
-            played(port, tables[:count], args.tables_warmup, args.tables_duration, trial, servers)
+            played(
+                port,
+                tables[:count],
+                args.tables_warmup,
+                args.tables_duration,
+                trial,
+                servers,
+                entry_every=args.tables_entry_every,
+            )
         )
         result["rss_baseline"] = baseline
         judge(result, args.tables_p99)

@@ -1,8 +1,9 @@
 """The benchmarks stay runnable: every bench module imports, and bench/load.py's command
 line keeps the options README.md's "Benchmark" section documents, with their defaults.
 
-Nothing here starts the app's server: the bench itself is run by hand. Its client is
-checked against a stand-in that answers as the sheet's pages do.
+Nothing here starts the app's server: the benches themselves run, small, in
+test_bench_pages.py and test_bench_load.py. The client is checked here against a
+stand-in that answers as the sheet's pages do.
 """
 
 import importlib
@@ -54,6 +55,7 @@ def test_the_defaults_are_the_ones_documented():
     assert (args.connections, args.threads) == (8, 2)
     assert (args.tables_start, args.tables_warmup, args.tables_duration) == (100, 5, 20)
     assert (args.tables_budget, args.tables_p99, args.tables_max) == (180, 100, 3200)
+    assert args.tables_entry_every == 30
     assert (args.mix, args.servers) == ("push", False)  # the pages' way, on bin/serve
 
 
@@ -76,7 +78,7 @@ def test_help_lists_every_option(capsys):
     for option in [
         "--duration", "--warmup", "--rounds", "--connections", "--threads", "--tool", "--only",
         "--tables-duration", "--tables-warmup", "--tables-budget", "--tables-start",
-        "--tables-max", "--tables-resolution", "--tables-p99",
+        "--tables-max", "--tables-resolution", "--tables-p99", "--tables-entry-every",
     ]:  # fmt: skip
         assert option in shown
 
