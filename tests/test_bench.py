@@ -85,20 +85,23 @@ def test_help_lists_every_option(capsys):
 
 @pytest.mark.urls("bench.urls")
 def test_the_least_entry_locks_bumps_writes_and_announces(
-    match, ana, monkeypatch, django_capture_on_commit_callbacks
+    match, ana, request, django_capture_on_commit_callbacks
 ):
     """What no entry can do without, through the API's own stack: the token and body
     read, the version bumped and an event written in one transaction, then the notice."""
-    import json
-
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
-    from matches import live
+    from matches import signals
     from matches.models import Event
 
     sent = []
-    monkeypatch.setattr(live, "_send", sent.append)
+
+    def heard(sender, match, seats, **kwargs):
+        sent.append((match.pk, match.night_id, match.version, seats))
+
+    signals.sheet_changed.connect(heard)
+    request.addfinalizer(lambda: signals.sheet_changed.disconnect(heard))
     client = APIClient(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ana).key}")
     before, events = match.version, match.events.count()
     body = {"deal": 1, "side": "a", "games": 0}
@@ -111,7 +114,7 @@ def test_the_least_entry_locks_bumps_writes_and_announces(
     written = match.events.latest("pk")
     assert (written.action, written.by, written.after) == (Event.ENTRY, ana, body)
     assert match.events.count() == events + 1
-    assert [json.loads(notice)["version"] for notice in sent] == [before + 1]
+    assert sent == [(match.pk, match.night_id, before + 1, False)]
     # Without the token: refused, and nothing changes.
     assert APIClient().post(f"/bench/write/{match.pk}/", body, format="json").status_code == 401
     match.refresh_from_db()
