@@ -324,6 +324,10 @@ SHEET_POLL_MS = envint("SHEET_POLL_MS", 2000)
 # How long an idle event stream goes between heartbeats: proxies close a silent one, and
 # a phone that hears nothing for 2.5 heartbeats polls until it hears the stream again.
 LIVE_HEARTBEAT_MS = envint("LIVE_HEARTBEAT_MS", 15000)
+# Event streams open at once in one server process, at most, for one person (their
+# phones and tabs) and for one address (a café's phones share one): 429 past either.
+LIVE_STREAMS_PER_PERSON = envint("LIVE_STREAMS_PER_PERSON", 8)
+LIVE_STREAMS_PER_ADDRESS = envint("LIVE_STREAMS_PER_ADDRESS", 256)
 
 # Attempts per client address, on the pages and the API together (matches/limits.py).
 # The counters live in the "limits" cache, shared by every process (CACHES above).

@@ -464,3 +464,44 @@ def test_on_sqlite_a_change_reaches_the_streams_of_the_one_process(on_sqlite):
         assert status == 201, body
         assert stream.next_named("change", timeout=2)[1] == {"version": body["version"]}
         assert time.monotonic() - tapped < 0.5
+
+
+@pytest.fixture(scope="module")
+def capped(django_db_setup, django_db_blocker):
+    """bin/serve, one worker, whose streams are capped at 2 a person and 3 an address."""
+    with django_db_blocker.unblock():
+        if connection.vendor != "postgresql":
+            pytest.skip("bin/serve on the suite's PostgreSQL (bin/test runs this on it)")
+        database = database_url(connection.settings_dict, named="suite-capped")
+    caps = {"LIVE_STREAMS_PER_PERSON": "2", "LIVE_STREAMS_PER_ADDRESS": "3"}
+    server = Gunicorn(database, workers=1, threads=2, env={**LIVE, **caps})
+    try:
+        yield server.wait_ready().port
+    finally:
+        server.stop()
+        with django_db_blocker.unblock():
+            until_closed(connection, "suite-capped")
+
+
+def test_open_streams_are_capped_per_person_and_per_address(capped, match, tokens):
+    path = f"/api/matches/{match.pk}/events/"
+    watch = f"/api/watch/{match.watch_token}/events/"
+    first, second = (Stream(capped, path, token=tokens["ze"]) for _ in "12")
+    try:
+        assert first.next()[0] == second.next()[0] == "ping"  # both open, and counted
+        third = Stream(capped, path, token=tokens["ze"])
+        assert third.status == 429
+        assert "too many live sheets" in third.body()["detail"]
+        assert int(third.headers["Retry-After"]) > 0
+        with Stream(capped, path, token=tokens["maria"]) as marias:
+            assert marias.status == 200 and marias.next()[0] == "ping"
+            anyone = Stream(capped, watch)
+            assert anyone.status == 429  # the address holds three already
+            anyone.close()
+        first.close()
+        time.sleep(0.3)  # the server sees it go
+        with Stream(capped, path, token=tokens["ze"]) as again:
+            assert again.status == 200
+    finally:
+        first.close()
+        second.close()

@@ -16,10 +16,15 @@ long as it lasts, holding no thread (scoresheet/asgi.py). A server that cannot d
 """
 
 import asyncio
+import contextlib
 import copy
 import random
+import threading
+from collections import Counter
 
+from django.conf import settings
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import content_negotiation_class
@@ -143,6 +148,49 @@ def reader(request):
     return copy.copy(request.user)  # a SimpleLazyObject's copy is of what it wraps
 
 
+class OpenStreams:
+    """The streams this process holds open, by the person and the address reading them:
+    past ``settings.LIVE_STREAMS_PER_PERSON`` (or ``..._PER_ADDRESS``) open at once, one
+    more is refused (429). Each stream counts itself from its start to its end."""
+
+    def __init__(self):
+        self.guard = threading.Lock()
+        self.open = Counter()
+
+    def refused(self, request) -> str | None:
+        """Why one more stream of this request's person or address is refused, or None."""
+        person, address = self.keys(request)
+        with self.guard:
+            if person and self.open[person] >= settings.LIVE_STREAMS_PER_PERSON:
+                return gettext("You have too many live sheets open: close some and try again.")
+            if self.open[address] >= settings.LIVE_STREAMS_PER_ADDRESS:
+                return gettext("Too many live sheets are open from your address: try again later.")
+        return None
+
+    @staticmethod
+    def keys(request):
+        user = request.user
+        person = f"u{user.pk}" if user.is_authenticated else None
+        return person, f"a{limits.AttemptThrottle().get_ident(request)}"
+
+    @contextlib.contextmanager
+    def held(self, keys):
+        keys = [key for key in keys if key]
+        with self.guard:
+            self.open.update(keys)
+        try:
+            yield
+        finally:
+            with self.guard:
+                self.open.subtract(keys)
+                for key in keys:
+                    if self.open[key] <= 0:
+                        del self.open[key]
+
+
+open_streams = OpenStreams()
+
+
 def stream(request, topic, now, *more):
     """The answer of a stream of ``topic`` (and of ``more`` topics: a tournament's
     hears each of its tables too): ``now()`` reads (in a thread) what the stream says
@@ -150,10 +198,16 @@ def stream(request, topic, now, *more):
     since = seen(request)
     if not live.can_stream(request):
         return Response(status=204)
+    refusal = open_streams.refused(request)
+    if refusal is not None:
+        return Response({"detail": refusal}, status=429, headers={"Retry-After": "5"})
     response = StreamingHttpResponse(
-        events((topic, *more), since, now, reads_every_change=topic[0] != "match"),
+        events(
+            (topic, *more), since, now, reads_every_change=topic[0] != "match",
+            held=open_streams.held(open_streams.keys(request)),
+        ),
         content_type="text/event-stream",
-    )
+    )  # fmt: skip
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on as it comes
     return response
@@ -169,9 +223,16 @@ def seen(request):
     return values.read_version(last) if last else since
 
 
-async def events(topics, since, now, *, reads_every_change):
+async def events(topics, since, now, *, reads_every_change, held):
     """The stream itself. A sheet's stream sends the version each notice carries; a
-    night's reads its own (``reads_every_change``), as does any stream once seats change."""
+    night's reads its own (``reads_every_change``), as does any stream once seats change.
+    ``held`` counts it among the open streams for as long as it lasts."""
+    with held:
+        async for part in _events(topics, since, now, reads_every_change=reads_every_change):
+            yield part
+
+
+async def _events(topics, since, now, *, reads_every_change):
     hub = live.hub
     hub.start(Match.objects.versions)
     listener = hub.subscribe(*topics)  # before the first read: no change falls between
