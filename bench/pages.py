@@ -351,6 +351,9 @@ def main():
     # Django runs against the bench's own database from the start, never the server's.
     os.environ["DATABASE_URL"] = with_database(parts, next(iter(databases.values())))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scoresheet.settings")
+    # The development settings, as on both databases alike: the pages find the static
+    # files where they are, with nothing collected.
+    os.environ.setdefault("DEBUG", "true")
     import django
 
     django.setup()

@@ -1,7 +1,9 @@
 """SquareScores settings: one file, read from the environment.
 
-Local defaults are safe to run as they are: DEBUG on, an SQLite file beside the
-project. Production sets DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL.
+Production is the default: DEBUG is off unless DEBUG=true says otherwise, and the app
+refuses to start without a SECRET_KEY of its own (bin/run makes one for its copy).
+Production also sets ALLOWED_HOSTS and DATABASE_URL (an SQLite file beside the project
+otherwise). DEBUG=true is for working on the code, with a development key.
 """
 
 import os
@@ -76,8 +78,14 @@ def envorigin(name):
     return value
 
 
-DEBUG = envbool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+DEBUG = envbool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY to a long random string of this deployment's own (python3 -c "
+        "'import secrets; print(secrets.token_urlsafe(50))'), or DEBUG=true to work on the "
+        "code with the development key."
+    )
 if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY: the development key is refused when DEBUG is off.")
 

@@ -94,6 +94,7 @@ def development_env(database, **extra):
         "PATH": os.environ.get("PATH", ""),
         "LANG": "C.UTF-8",
         "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "DEBUG": "true",
         "DATABASE_URL": database,
         **extra,
     }

@@ -105,9 +105,10 @@ def test_show_prints_the_address_and_its_qr_code():
 
 
 def settings_with(monkeypatch, **env):
+    """The settings as they read ``env``: the development ones unless it says DEBUG."""
     for name in ("PUBLIC_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DEBUG", "SECRET_KEY"):
         monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
+    for name, value in {"DEBUG": "true", **env}.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(SETTINGS)
 

@@ -173,6 +173,7 @@ def test_static_files_keep_their_own_caching_for_a_signed_in_browser():
         "PATH": os.environ.get("PATH", ""),
         "LANG": "C.UTF-8",
         "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "DEBUG": "true",
         "DATABASE_URL": "sqlite://:memory:",
     }
     result = subprocess.run(
@@ -349,19 +350,30 @@ def test_the_counters_go_to_the_database_or_to_a_cache_url():
     assert said["limits"] == "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/1"
 
 
+def started(env):
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings;"
+         " print(settings.DEBUG)"],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
 def test_production_refuses_the_development_secret_key():
+    refused = started(production(SECRET_KEY="django-insecure-development-only-never-in-production"))
+    assert refused.returncode != 0
+    assert "Set SECRET_KEY: the development key is refused" in refused.stderr
+
+
+def test_debug_is_off_unless_set_and_production_needs_a_key_of_its_own():
     env = production()
+    del env["DEBUG"]
+    assert started(env).stdout.strip() == "False"
     del env["SECRET_KEY"]
-    result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode != 0
-    assert "Set SECRET_KEY" in result.stderr
+    refused = started(env)
+    assert refused.returncode != 0
+    assert "Set SECRET_KEY to a long random string of this deployment's own" in refused.stderr
+    assert "or DEBUG=true to work on the code" in refused.stderr
+    assert started({**env, "DEBUG": "true"}).stdout.strip() == "True"
 
 
 # An outsider learns nothing ----------------------------------------------------------
