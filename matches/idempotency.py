@@ -98,34 +98,6 @@ def forget_old_keys():
     IdempotentRequest.objects.filter(created__lt=timezone.now() - KEPT_FOR).delete()
 
 
-def claimed(who, key, sent) -> IdempotentRequest | None:
-    """The row of ``key`` made for this request, in the transaction under way; None if
-    the key has one already (a repeat), which the caller then reads and locks. One
-    statement (an insert that does nothing on a conflict, saying what it made): nearly
-    every key is new, and reading its row back was a round trip for nothing."""
-    model, db = IdempotentRequest, transaction.get_connection()
-    made = model(caller=who, key=key, fingerprint=sent)
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    quote = db.ops.quote_name
-    caller, named = (quote(model._meta.get_field(name).column) for name in ("caller", "key"))
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} "
-        f"({', '.join(quote(field.column) for field in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT ({caller}, {named}) DO NOTHING RETURNING {quote(model._meta.pk.column)}"
-    )
-    values = [field.get_db_prep_save(field.pre_save(made, True), db) for field in fields]
-    with db.cursor() as cursor:
-        cursor.execute(sql, values)
-        found = cursor.fetchone()
-    if found is None:
-        return None
-    made.pk = found[0]
-    made._state.adding = False  # saved: its answer is an UPDATE
-    made._state.db = db.alias
-    return made
-
-
 class Idempotency:
     """Middleware: answer a write with a key it has seen from the answer kept."""
 
@@ -156,9 +128,9 @@ class Idempotency:
             # in; a repeat racing it waits on that row (its insert, then its lock) until
             # the first has answered, and then finds the answer. Should the first fail
             # and roll back, its row goes with it and the repeat runs.
-            row = claimed(who, key, sent)
-            if row is None:
-                row = IdempotentRequest.objects.select_for_update().get(caller=who, key=key)
+            made = IdempotentRequest(caller=who, key=key, fingerprint=sent)
+            IdempotentRequest.objects.bulk_create([made], ignore_conflicts=True)
+            row = IdempotentRequest.objects.select_for_update().get(caller=who, key=key)
             if row.created < timezone.now() - KEPT_FOR:
                 row.fingerprint, row.status, row.created = sent, None, timezone.now()
             if row.fingerprint != sent:

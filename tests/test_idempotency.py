@@ -57,7 +57,7 @@ def test_a_tap_with_a_token_reads_the_token_once(api_as, match, rui):
     assert len(tokens) == 1
 
 
-def test_a_new_key_is_made_in_one_statement_and_a_repeat_reads_it_locked(api_as, match, rui):
+def test_a_key_is_made_if_new_and_then_read_locked(api_as, match, rui):
     from django.test.utils import CaptureQueriesContext
 
     phone = api_as(rui)
@@ -75,12 +75,12 @@ def test_a_new_key_is_made_in_one_statement_and_a_repeat_reads_it_locked(api_as,
         assert entry(phone, match, "tap-1").status_code == 201
     with CaptureQueriesContext(connection) as again:
         assert entry(phone, match, "tap-1")["Idempotent-Replayed"] == "true"
-    made = keys(first)  # made, nothing read back; then its answer kept
-    assert [sql.split(" ", 1)[0] for sql in made] == ["INSERT", "UPDATE"]
-    repeated = keys(again)  # already there: read under its lock
+    made = keys(first)  # made, read under its lock; then its answer kept
+    assert [sql.split(" ", 1)[0] for sql in made] == ["INSERT", "SELECT", "UPDATE"]
+    repeated = keys(again)  # already there: nothing made, read under its lock
     assert [sql.split(" ", 1)[0] for sql in repeated] == ["INSERT", "SELECT"]
     if connection.features.has_select_for_update:  # SQLite's writers take turns anyway
-        assert repeated[1].endswith("FOR UPDATE")
+        assert made[1].endswith("FOR UPDATE") and repeated[1].endswith("FOR UPDATE")
 
 
 def test_a_refusal_is_answered_again_the_same_way(api_as, match, rui, ze):
