@@ -191,7 +191,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Django wants a default cache; nothing here uses one, and its backends keep pickles.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
