@@ -2,11 +2,12 @@
 link's token that opens nothing, or read.
 
 One set of counters for the API and the pages alike: ten failed log-ins on the
-API and ten more on the form are twenty tries, not two tens. The counters live
-in the ``limits`` cache, the database's by default, so every worker of every
-instance counts on the same ones. The rates in ``settings.RATE_LIMITS`` are
-read at each request, so a deployment (or a test) can change them without a
-restart.
+API and ten more on the form are twenty tries, not two tens. Each counts in fixed
+windows of its rate's period (10/minute: ten in each minute of the clock), as a plain
+number in a row of ``LimitCount``, so every worker of every instance counts on the
+same ones and no process reads anything but numbers another wrote. The rates in
+``settings.RATE_LIMITS`` are read at each request, so a deployment (or a test) can
+change them without a restart.
 
 The client's address is the connection's own (``REMOTE_ADDR``): anyone can
 write an X-Forwarded-For header, so it is read only when the deployment says how
@@ -14,26 +15,59 @@ many proxies of its own stand in front (``TRUSTED_PROXIES``, DRF's
 ``NUM_PROXIES``), and then only the address the outermost of them saw.
 """
 
+import datetime
 import time
 from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from . import outside
+from .models import LimitCount
+
+# A rate's period by its first letter, as DRF reads them (10/minute, 10/min, 10/m).
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-class AttemptThrottle(SimpleRateThrottle):
-    """Requests per client address for one scope; no limit when its rate is unset."""
+class Window:
+    """The window of ``rate`` (such as ``10/minute``) that now falls in."""
 
-    @property
-    def cache(self):
-        return caches["limits"]
+    def __init__(self, rate):
+        limit, _slash, period = rate.partition("/")
+        self.limit, self.period = int(limit), PERIODS[period[0]]
+        self.now = time.time()
+        end = (self.now // self.period + 1) * self.period
+        self.ends = datetime.datetime.fromtimestamp(end, datetime.UTC)
+        self.left = end - self.now  # seconds
+
+
+def count(scope, address, window, n=1):
+    """Count ``n`` more for ``address`` in ``window``, shared by every process; the count now."""
+    _sweep(window)
+    return LimitCount.add(scope, address, window.ends, n)
+
+
+# Ended windows' rows go at most once a minute in each process, not at every count.
+SWEEP_EVERY = 60.0  # s
+_next_sweep = float("-inf")
+
+
+def _sweep(window):
+    global _next_sweep
+    if time.monotonic() >= _next_sweep:
+        _next_sweep = time.monotonic() + SWEEP_EVERY
+        LimitCount.objects.ended(datetime.datetime.fromtimestamp(window.now, datetime.UTC)).delete()
+
+
+class AttemptThrottle(BaseThrottle):
+    """Requests per client address for one scope; no limit when its rate is unset. DRF's
+    throttle, so that the API's views take it as they take DRF's own."""
+
+    scope = None
 
     def get_rate(self):
         return settings.RATE_LIMITS.get(self.scope)
@@ -46,8 +80,15 @@ class AttemptThrottle(SimpleRateThrottle):
             return request.META.get("REMOTE_ADDR")
         return super().get_ident(request)
 
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request, view):
+        rate = self.get_rate()
+        if rate is None:
+            return True
+        self.window = Window(rate)
+        return count(self.scope, self.get_ident(request), self.window) <= self.window.limit
+
+    def wait(self):
+        return self.window.left
 
 
 class LoginThrottle(AttemptThrottle):
@@ -106,18 +147,15 @@ class GuessThrottle(AttemptThrottle):
 
     def blocked(self, request):
         """The seconds to wait while this address has missed too often, else None."""
-        if self.get_rate() is None:
+        rate = self.get_rate()
+        if rate is None:
             return None
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.get_cache_key(request, None)
-        self.now = self.timer()
-        self.history = [at for at in self.cache.get(self.key, []) if at > self.now - self.duration]
-        return self.wait() if len(self.history) >= self.num_requests else None
+        self.window, self.address = Window(rate), self.get_ident(request)
+        missed = LimitCount.objects.of(self.scope, self.address, self.window.ends)
+        return self.wait() if missed >= self.window.limit else None
 
     def missed(self):
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+        count(self.scope, self.address, self.window)
 
 
 def guarded(refuse):
@@ -147,7 +185,7 @@ def guarded(refuse):
 # Reads --------------------------------------------------------------------------------
 
 # A process tells the shared count about its reads this many at a time: the limit is
-# shared by every worker of every instance at one write to the cache per batch.
+# shared by every worker of every instance at one write to the database per batch.
 READS_BATCH = 25
 
 
@@ -155,47 +193,34 @@ class Reads:
     """Reads (GET and HEAD) per address, in windows of the rate's period: generous, so
     that a café's phones behind one address never meet it, while one client hammering
     the server is told to wait (429 with Retry-After). Counted in this process and told
-    to the shared ``limits`` cache a batch at a time, so the hot path (the poll, 304 from
-    one query) costs nothing more but a dictionary's count."""
+    to the shared count a batch at a time, so the hot path (the poll, 304 from one
+    query) costs nothing more but a dictionary's count."""
 
     def __init__(self):
-        self.local = {}  # (address, window) -> reads not yet told
-        self.over = {}  # address -> the window it is over the limit in
+        self.local = {}  # (address, window's end) -> reads not yet told
+        self.over = {}  # address -> the end of the window it is over the limit in
 
     def refused(self, request, rate):
         """The seconds to wait while this request's address is over ``rate``, else None."""
-        address = AttemptThrottle()
-        count, period = address.parse_rate(rate)
-        ident = address.get_ident(request)
-        now = time.time()
-        window = int(now // period)
-        if self.over.get(ident) == window:
-            return period - (now % period)
-        key = (ident, window)
+        window = Window(rate)
+        address = AttemptThrottle().get_ident(request)
+        if self.over.get(address) == window.ends:
+            return window.left
+        key = (address, window.ends)
         self.local[key] = self.local.get(key, 0) + 1
         if self.local[key] >= READS_BATCH:
             told, self.local[key] = self.local[key], 0
-            self._forget_before(window)
-            total = self._tell(f"reads:{ident}:{window}", told, period)
-            if total > count:
-                self.over[ident] = window
-                return period - (now % period)
+            self._forget_before(window.ends)
+            if count("reads", address, window, told) > window.limit:
+                self.over[address] = window.ends
+                return window.left
         return None
 
-    def _tell(self, key, reads, period):
-        cache = caches["limits"]
-        cache.add(key, 0, period * 2)
-        try:
-            return cache.incr(key, reads)
-        except ValueError:  # expired between the two
-            cache.set(key, reads, period * 2)
-            return reads
-
-    def _forget_before(self, window):
-        for key in [key for key in self.local if key[1] < window]:
+    def _forget_before(self, ends):
+        for key in [key for key in self.local if key[1] < ends]:
             del self.local[key]
-        for ident in [ident for ident, over in self.over.items() if over < window]:
-            del self.over[ident]
+        for address in [address for address, over in self.over.items() if over < ends]:
+            del self.over[address]
 
 
 def read_limit(get_response):

@@ -199,26 +199,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The rate limits' counters (matches/limits.py) must be the same for every worker of
-# every instance: a table of the database by default (made by migrate), so nothing
-# else has to run. CACHE_URL (redis://host:6379/0, with the redis package installed)
-# puts them, and Django's default cache, in Redis instead.
-CACHE_URL = os.environ.get("CACHE_URL", "")
-if CACHE_URL:
-    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// address, not {CACHE_URL!r}")
-    SHARED_CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    CACHES = {"default": SHARED_CACHE, "limits": SHARED_CACHE}
-else:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-        "limits": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "limits_cache",
-            # Past this, the expired go first; culling live ones would forgive attempts.
-            "OPTIONS": {"MAX_ENTRIES": 100_000},
-        },
-    }
+# Django wants a default cache; nothing here uses one, and its backends keep pickles.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 AUTH_USER_MODEL = "matches.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -338,7 +320,7 @@ LIVE_STREAMS_PER_PERSON = envint("LIVE_STREAMS_PER_PERSON", 8)
 LIVE_STREAMS_PER_ADDRESS = envint("LIVE_STREAMS_PER_ADDRESS", 256)
 
 # Attempts per client address, on the pages and the API together (matches/limits.py).
-# The counters live in the "limits" cache, shared by every process (CACHES above).
+# The counts are rows of a table of the app's own (LimitCount), shared by every process.
 RATE_LIMITS = {
     "login": envrate("RATE_LIMIT_LOGIN", "10/minute"),
     "guest": envrate("RATE_LIMIT_GUEST", "30/hour"),

@@ -2,30 +2,56 @@
 client writes in its headers, one count for the pages, the API and the admin, and
 one count for every worker of every instance (the counters live in the database)."""
 
+import base64
+import datetime
+import pickletools
+import re
 import time
-from types import SimpleNamespace
 
 import pytest
-from django.core.cache import caches
+from django.conf import settings as django_settings
 from django.db import connection
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.settings import api_settings
 
-from matches.models import User
+from matches import limits as limiting
+from matches.models import LimitCount, User
 
 from .pages import HTMX, browser, text
 from .servers import Gunicorn, database_url, request
+from .test_concurrency import at_once
 
 WRONG = {"username": "ana", "password": "guess"}
 RIGHT = {"username": "ana", "password": "sueca-na-mesa-42"}
 
 
+class Clock:
+    """The limits' clock, pinned half an hour and half a minute into the hour: a
+    test's attempts fall in one window of a minute or of an hour."""
+
+    monotonic = staticmethod(time.monotonic)
+
+    def __init__(self):
+        self.now = (time.time() // 3600) * 3600 + 30 * 60 + 30
+
+    def time(self):
+        return self.now
+
+
 @pytest.fixture
-def limits(settings):
+def clock(monkeypatch):
+    pinned = Clock()
+    monkeypatch.setattr(limiting, "time", pinned)
+    return pinned
+
+
+@pytest.fixture
+def limits(settings, clock, db):
     settings.RATE_LIMITS = {"login": "3/minute", "guest": "3/hour"}
-    caches["limits"].clear()
-    yield settings.RATE_LIMITS
-    caches["limits"].clear()
+    LimitCount.objects.all().delete()
+    return settings.RATE_LIMITS
 
 
 def spoofed(attempt):
@@ -220,24 +246,50 @@ def test_the_admin_still_logs_staff_in_under_the_limit(client, staff, limits):
 # One count for every process ---------------------------------------------------------
 
 
-def test_the_counters_live_in_the_database(settings, api_as, ana, limits):
-    """The default counters are rows of the database's cache table, which migrate
-    made: the same rows for every worker of every instance."""
-    table = connection.ops.quote_name(settings.CACHES["limits"]["LOCATION"])
-    api_as().post("/api/auth/token/", WRONG, format="json")
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT cache_key FROM {table}")
-        keys = [key for (key,) in cursor.fetchall()]
-    assert any("throttle_login_127.0.0.1" in key for key in keys), keys
+def test_the_counters_live_in_the_database(api_as, ana, limits, clock):
+    """The counts are rows of a table, plain numbers: the same rows for every worker of
+    every instance, and a count another process wrote holds here too."""
+    client = api_as()
+    assert client.post("/api/auth/token/", WRONG, format="json").status_code == 400
+    counted = LimitCount.objects.values().get()
+    assert counted == {
+        "id": counted["id"],
+        "scope": "login",
+        "address": "127.0.0.1",
+        "ends": datetime.datetime.fromtimestamp(clock.now + 30, datetime.UTC),
+        "count": 1,
+    }
+    assert all(isinstance(value, int | str | datetime.datetime) for value in counted.values())
+    LimitCount.objects.update(count=3)  # as if from other workers
+    assert client.post("/api/auth/token/", RIGHT, format="json").status_code == 429
+
+
+def test_ended_windows_are_swept_once_a_minute(api_as, ana, limits, clock, monkeypatch):
+    monkeypatch.setattr(limiting, "_next_sweep", float("-inf"))
+    client = api_as()
+    client.post("/api/auth/token/", WRONG, format="json")
+    clock.now += 60
+    # Within the minute: a count costs no delete of its own.
+    client.post("/api/auth/token/", WRONG, format="json")
+    assert LimitCount.objects.count() == 2
+    monkeypatch.setattr(limiting, "_next_sweep", time.monotonic())
+    client.post("/api/auth/token/", WRONG, format="json")
+    assert list(LimitCount.objects.values_list("count", flat=True)) == [2]
+
+
+def a_fresh_window(period, margin=10):
+    """Wait, if need be, until ``margin`` seconds or more are left of the window of
+    ``period`` seconds: the counts start again at each window's end."""
+    left = period - time.time() % period
+    if left < margin:
+        time.sleep(left)
 
 
 @pytest.fixture
 def shared_database(transactional_db):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: gunicorn cannot share the suite's SQLite in memory")
-    caches["limits"].clear()
-    yield database_url(connection.settings_dict)
-    caches["limits"].clear()  # the servers' counters are committed rows
+    return database_url(connection.settings_dict)
 
 
 def test_two_instances_of_two_workers_share_one_count(shared_database, ana):
@@ -248,6 +300,7 @@ def test_two_instances_of_two_workers_share_one_count(shared_database, ana):
     try:
         for server in servers:
             server.wait_ready()
+        a_fresh_window(60)
         answers = [
             request(servers[attempt % 2].port, "POST", "/api/auth/token/", WRONG)[0]
             for attempt in range(8)
@@ -260,15 +313,74 @@ def test_two_instances_of_two_workers_share_one_count(shared_database, ana):
     assert right[0] == 429
 
 
+def test_attempts_at_once_are_each_counted(races, transactional_db, limits):
+    """Twenty wrong passwords sent together from one address: three get through."""
+    attempt = RequestFactory().post("/api/auth/token/", REMOTE_ADDR="203.0.113.9")
+    allowed = at_once(*[lambda: limiting.LoginThrottle().allow_request(attempt, None)] * 20)
+    assert allowed.count(True) == 3, allowed
+    assert allowed.count(False) == 17, allowed
+
+
+def test_each_window_counts_afresh(api_as, ana, limits, clock):
+    client = api_as()
+    for _ in range(3):
+        assert client.post("/api/auth/token/", WRONG, format="json").status_code == 400
+    refused = client.post("/api/auth/token/", WRONG, format="json")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "30"  # the rest of the minute
+    clock.now += 30
+    assert client.post("/api/auth/token/", RIGHT, format="json").status_code == 200
+
+
+# Nothing kept as a pickle -------------------------------------------------------------
+
+WRITE = re.compile(r'\s*(?:INSERT INTO|UPDATE|DELETE FROM)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+def pickled(value):
+    """Whether a stored value is a pickle, as bytes or in base64 text (as Django's
+    database cache keeps them). Read by its opcodes, never loaded."""
+    if isinstance(value, str):
+        try:
+            value = base64.b64decode(value, validate=True)
+        except ValueError:
+            return False
+    if isinstance(value, memoryview):
+        value = value.tobytes()
+    if not isinstance(value, bytes) or not value.startswith(b"\x80"):
+        return False
+    try:
+        return [opcode.name for opcode, _, _ in pickletools.genops(value)][-1] == "STOP"
+    except ValueError:
+        return False
+
+
+def test_no_count_is_kept_as_a_pickle(api_as, ana, limits):
+    """Whoever can write a row that a worker unpickles runs code in every worker: the
+    counts are plain numbers, and no cache of Django's (which pickle) keeps them."""
+    client = api_as()
+    with CaptureQueriesContext(connection) as ran:
+        for _ in range(3):
+            assert client.post("/api/auth/token/", WRONG, format="json").status_code == 400
+        assert client.post("/api/auth/token/", RIGHT, format="json").status_code == 429
+    written = {found[1] for query in ran if (found := WRITE.match(query["sql"]))}
+    assert written, "the counts are kept somewhere"
+    pickles = {}
+    with connection.cursor() as cursor:
+        for table in written:
+            cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
+            pickles[table] = [row for row in cursor.fetchall() if any(map(pickled, row))]
+    assert not any(pickles.values()), pickles
+    assert "limits" not in django_settings.CACHES
+
+
 # Guessing a link's token, and reading too fast ------------------------------------------
 
 
 @pytest.fixture
-def guess_limit(settings, db):
+def guess_limit(settings, clock, db):
     settings.RATE_LIMITS = {"guess": "5/minute"}
-    caches["limits"].clear()
-    yield
-    caches["limits"].clear()
+    LimitCount.objects.all().delete()
 
 
 def test_tokens_that_open_nothing_are_limited_per_address_then_even_the_right_one_waits(
@@ -311,19 +423,15 @@ def test_every_link_kind_counts_its_misses(guess_limit, match, api_as, olga):
     assert browser().get("/watch/nope/").status_code == 429
 
 
-def test_reads_past_the_limit_wait_their_turn(settings, match, ana, monkeypatch):
-    from matches import limits as reading
-
+def test_reads_past_the_limit_wait_their_turn(settings, match, ana, clock):
     settings.RATE_LIMITS = {"reads": "50/minute"}
-    # All 80 within one minute's window: a run that crosses into the next would start
-    # counting again (as it should), and the test would fail by the clock.
-    middle_of_a_minute = (time.time() // 60) * 60 + 30
-    monkeypatch.setattr(reading, "time", SimpleNamespace(time=lambda: middle_of_a_minute))
-    caches["limits"].clear()
     client = browser(ana)
-    answers = [client.get(f"/matches/{match.pk}/").status_code for _ in range(80)]
-    caches["limits"].clear()
+    answers = [client.get(f"/matches/{match.pk}/") for _ in range(80)]
+    statuses = [answer.status_code for answer in answers]
     # Told a batch at a time, so the limit holds to within a batch.
-    assert answers[: 50 - reading.READS_BATCH] == [200] * (50 - reading.READS_BATCH)
-    assert answers[-1] == 429
-    assert answers.count(429) >= 80 - 50 - reading.READS_BATCH
+    batch = limiting.READS_BATCH
+    assert statuses[: 50 - batch] == [200] * (50 - batch)
+    assert statuses[-1] == 429
+    assert answers[-1]["Retry-After"] == "30"  # the rest of the minute
+    assert statuses.count(429) >= 80 - 50 - batch
+    assert LimitCount.objects.get(scope="reads").count > 50

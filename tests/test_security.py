@@ -317,7 +317,6 @@ def test_hsts_preload_is_off_by_default_and_an_opt_in():
             {"SECURE_HSTS_PRELOAD": "true", "SECURE_HSTS_INCLUDE_SUBDOMAINS": "false"},
             "SECURE_HSTS_PRELOAD needs SECURE_HSTS_INCLUDE_SUBDOMAINS",
         ),
-        ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "CACHE_URL must be a redis:// address"),
     ],
 )
 def test_production_refuses_settings_that_do_not_hold(env, refusal):
@@ -333,21 +332,21 @@ def test_production_refuses_settings_that_do_not_hold(env, refusal):
     assert refusal in result.stderr
 
 
-LIMITS_CACHE = """
+CACHES = """
 import django
 from django.conf import settings
 
 django.setup()
-limits = settings.CACHES["limits"]
-print("limits", limits["BACKEND"], limits["LOCATION"])
+print("caches", *sorted(f"{name}:{cache['BACKEND']}" for name, cache in settings.CACHES.items()))
 """
 
 
-def test_the_counters_go_to_the_database_or_to_a_cache_url():
-    said = run_production(LIMITS_CACHE)
-    assert said["limits"] == "django.core.cache.backends.db.DatabaseCache limits_cache"
-    said = run_production(LIMITS_CACHE, CACHE_URL="redis://127.0.0.1:6379/1")
-    assert said["limits"] == "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/1"
+def test_no_cache_keeps_anything():
+    """Django's caches keep pickles, and nothing uses one: the default keeps nothing, and
+    the rate limits count in rows of plain numbers (test_limits.py)."""
+    dummy = "default:django.core.cache.backends.dummy.DummyCache"
+    assert run_production(CACHES)["caches"] == dummy
+    assert run_production(CACHES, CACHE_URL="redis://127.0.0.1:6379/1")["caches"] == dummy
 
 
 def started(env):

@@ -1,7 +1,8 @@
 """The models: people, nights, matches and what a match is made of.
 
 ``match.py`` holds the rubber and every change to it; ``queries.py`` how
-matches are read; ``rows.py`` their seats, deals, notes and history.
+matches are read; ``rows.py`` their seats, deals, notes and history; ``counts.py``
+the rate limits' counts.
 """
 
 from .base import (
@@ -25,6 +26,7 @@ from .base import (
     seat_link_gone,
     watch_link_gone,
 )
+from .counts import LimitCount
 from .match import Match
 from .nights import Night
 from .people import User, renew_token
@@ -37,6 +39,7 @@ __all__ = [
     "Deal",
     "Event",
     "IdempotentRequest",
+    "LimitCount",
     "Match",
     "MatchQuerySet",
     "Night",
