@@ -13,6 +13,7 @@ the ones the server accepts (the same SECRET_KEY).
 """
 
 import contextlib
+import importlib.util
 import os
 import sys
 from dataclasses import dataclass
@@ -63,13 +64,16 @@ def database():
 
 # The servers --servers sets side by side, each 2 workers on the same app and settings:
 # bin/serve's (uvicorn workers, Django's WSGI handler in threads: scoresheet/asgi.py),
-# gunicorn's threaded WSGI workers as bin/serve ran before, and Django's own ASGI
-# handler under the same uvicorn workers.
+# gunicorn's threaded WSGI workers as bin/serve ran before, Django's own ASGI handler
+# under the same uvicorn workers, and a2wsgi's bridge under them where it is installed.
 SERVERS = {
     "bin/serve": None,
     "wsgi-gthread": ["-k", "gthread", "--threads", "{threads}", "scoresheet.wsgi:application"],
     "django-asgi": ["-k", "uvicorn_worker.UvicornWorker", "bench.asgi:application"],
 }
+# a2wsgi's bridge, where it is installed (it is no dependency of the app's).
+if importlib.util.find_spec("a2wsgi") is not None:
+    SERVERS["a2wsgi"] = ["-k", "uvicorn_worker.UvicornWorker", "bench.a2wsgi:application"]
 
 
 class Other(Server):
