@@ -99,6 +99,18 @@ def test_docs_page_is_served_from_the_installed_swagger_ui(client):
     assert "/api/schema/" in script.content.decode()
 
 
+def test_schema_is_served_as_yaml_and_as_json(client, openapi):
+    yaml = client.get("/api/schema/")
+    assert yaml["Content-Type"] == "application/vnd.oai.openapi; charset=utf-8"
+    assert yaml.content.startswith(b"openapi: 3")
+    for asked in ({"HTTP_ACCEPT": "application/json"}, {"data": {"format": "json"}}):
+        json = client.get("/api/schema/", **asked)
+        assert json.status_code == 200
+        assert json["Content-Type"].startswith("application/")
+        assert json.json() == openapi
+    assert client.get("/api/schema/", HTTP_ACCEPT="text/html").status_code == 406
+
+
 # Fuzzing ----------------------------------------------------------------------------------
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)

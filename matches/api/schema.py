@@ -1,4 +1,14 @@
-"""What the generated OpenAPI schema says beyond what drf-spectacular reads by itself."""
+"""What the generated OpenAPI schema says beyond what drf-spectacular reads by itself,
+and the schema served once built."""
+
+import threading
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.utils import translation
+from drf_spectacular.settings import spectacular_settings
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView
 
 
 def closed_bodies(result, generator, request, public):
@@ -10,3 +20,56 @@ def closed_bodies(result, generator, request, public):
         if name.endswith("Request") and component.get("type") == "object":
             component["additionalProperties"] = False
     return result
+
+
+# The schema served --------------------------------------------------------------------
+
+_building = threading.Lock()
+_built = {}  # the schema, and its rendering by each renderer class
+
+
+def warm():
+    """The schema, generated once in this process: concurrent first callers wait for
+    the one build (drf-spectacular's generation is neither cheap nor safe to run twice
+    at once). For the server's start-up to call, so that no request waits for it."""
+    if "schema" not in _built:
+        with _building:
+            if "schema" not in _built:
+                # The schema is the same in every language: one build, in the default.
+                with translation.override(settings.LANGUAGE_CODE):
+                    generator = spectacular_settings.DEFAULT_GENERATOR_CLASS()
+                    _built["schema"] = generator.get_schema(request=None, public=True)
+    return _built["schema"]
+
+
+class SchemaView(SpectacularAPIView):
+    """``/api/schema/``: drf-spectacular's view, answering as it does (YAML, or JSON by
+    the Accept header or ``?format=json``) from the schema built once, each format
+    rendered once."""
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        renderer = request.accepted_renderer
+        body = _rendered(type(renderer))
+        response = HttpResponse(body, content_type=content_type(renderer))
+        response["Content-Disposition"] = f'inline; filename="{filename(renderer)}"'
+        return response
+
+
+def _rendered(renderer_class):
+    schema = warm()
+    if renderer_class not in _built:
+        with _building:
+            if renderer_class not in _built:
+                _built[renderer_class] = renderer_class().render(schema)
+    return _built[renderer_class]
+
+
+def content_type(renderer):
+    if renderer.charset:
+        return f"{renderer.media_type}; charset={renderer.charset}"
+    return renderer.media_type
+
+
+def filename(renderer):
+    return f"{settings.SPECTACULAR_SETTINGS['TITLE']}.{renderer.format}"

@@ -1,11 +1,12 @@
 """The API's paths, under /api/: API.md's, and the schema with its page."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from .. import converters  # noqa: F401  (registers the path converters)
 from . import accounts, events, matches, playing, seats
 from .base import not_found
+from .schema import SchemaView
 
 urlpatterns = [
     path("auth/guest/", accounts.guest, name="api-guest"),
@@ -39,7 +40,7 @@ urlpatterns = [
     path("watch/<token:watch_token>/events/", events.watch_events, name="api-watch-events"),
     path("nights/<int:id>/", matches.night, name="api-night"),
     path("nights/<int:id>/events/", events.night_events, name="api-night-events"),
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("schema/", SchemaView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file, not inline,
     # which the Content-Security-Policy would block.
     path(
