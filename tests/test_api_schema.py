@@ -1,12 +1,15 @@
 """The OpenAPI schema: valid OpenAPI 3, every path of API.md with its bodies,
 and schemathesis fuzzing every operation against it."""
 
+import re
+
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from drf_spectacular.validation import validate_schema
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
@@ -18,7 +21,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from matches.models import Match, SeatRequest, User
+from matches import values
+from matches.api import fields
+from matches.models import Match, SeatRequest, User, clean_seat_name
 from scoresheet.wsgi import application
 from tests.tournaments import tournament_of
 
@@ -109,6 +114,43 @@ def test_schema_is_served_as_yaml_and_as_json(client, openapi):
         assert json["Content-Type"].startswith("application/")
         assert json.json() == openapi
     assert client.get("/api/schema/", HTTP_ACCEPT="text/html").status_code == 406
+
+
+# What the bodies declare ----------------------------------------------------------------
+
+
+NAMES = [
+    ("SeatNamesRequest", "a1"),
+    ("SeatNamesRequest", "b2"),
+    ("GuestRequest", "name"),
+    ("NoteCreateRequest", "text"),
+    ("TournamentCreateRequest", "name"),
+]
+
+
+@pytest.mark.parametrize(("component", "field"), NAMES)
+def test_names_the_models_refuse_empty_are_declared_so(openapi, component, field):
+    schema = openapi["components"]["schemas"][component]["properties"][field]
+    assert schema["minLength"] == 1
+    pattern = re.compile(schema["pattern"])
+    for written in ("Ana", "Zé Maria", "李", "🂡", " Rui "):
+        assert pattern.search(written)
+    for blank in ("", " ", "\t\n", "\u200b", "\u00a0\u3000", "Ana\x00"):
+        assert not pattern.search(blank)
+
+
+def test_the_pairs_names_are_declared_as_seat_names(openapi):
+    pairs = openapi["components"]["schemas"]["TournamentCreateRequest"]["properties"]["pairs"]
+    seat = openapi["components"]["schemas"]["SeatNamesRequest"]["properties"]["a1"]
+    assert pairs["items"]["items"]["minLength"] == 1
+    assert pairs["items"]["items"]["pattern"] == seat["pattern"]
+
+
+@given(st.text(st.characters(categories=["Zs", "Zl", "Zp", "Cc", "Cf", "Mn"]), max_size=8))
+def test_a_name_the_schema_refuses_the_model_refuses_too(text):
+    if not re.search(fields.SOMETHING_WRITTEN, text):
+        with pytest.raises(values.Refusal):
+            clean_seat_name(text)
 
 
 # Fuzzing ----------------------------------------------------------------------------------

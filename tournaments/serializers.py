@@ -6,9 +6,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches import links
-from matches.api.fields import Body, Events, RuleField, WholeNumberField
+from matches.api.fields import WRITTEN, Body, Events, RuleField, WholeNumberField, Written
 
-from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_TABLES, Tournament, read_pairs
+from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_PAIRS, MOST_TABLES, Tournament, read_pairs
+from .models.tournament import clean_tournament_name
 
 # Bodies ---------------------------------------------------------------------------------
 
@@ -16,9 +17,9 @@ from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_TABLES, Tournament, read_pa
 @extend_schema_field(
     {
         "type": "array",
-        "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "items": {"type": "array", "items": WRITTEN, "minItems": 2, "maxItems": 2},
         "minItems": 2,
-        "maxItems": 64,
+        "maxItems": MOST_PAIRS,
     }
 )
 class PairsField(RuleField):
@@ -29,8 +30,13 @@ class PairsField(RuleField):
 
 
 class TournamentCreateSerializer(Body):
-    name = serializers.CharField(max_length=200, help_text="What the tournament is called.")
-    pairs = PairsField(help_text='Two names a pair, e.g. [["Ana", "Rui"], ["Zé", "Maria"]].')
+    name = Written(
+        clean_tournament_name, help_text="What the tournament is called, 80 characters at most."
+    )
+    pairs = PairsField(
+        help_text='Two names a pair, e.g. [["Ana", "Rui"], ["Zé", "Maria"]]; each name as for '
+        "a seat (40 characters at most), and none twice."
+    )
     format = serializers.ChoiceField(
         [choice for choice, _label in Tournament.FORMATS], default=Tournament.ROUND_ROBIN
     )

@@ -30,6 +30,7 @@ from .fields import (
     String,
     Text,
     WholeNumberField,
+    Written,
     YesNo,
 )
 
@@ -43,6 +44,7 @@ class Seen(Body):
 
     version = Number(
         values.read_version,
+        low=1,
         required=False,
         allow_null=True,
         default=None,
@@ -55,7 +57,9 @@ class Seen(Body):
 
 
 class GuestSerializer(Body):
-    name = Text(clean_player_name, help_text="The display name the table will see.")
+    name = Written(
+        clean_player_name, help_text="The display name the table will see, 40 characters at most."
+    )
 
 
 class LoginSerializer(Body):
@@ -66,14 +70,17 @@ class LoginSerializer(Body):
 # The calculator --------------------------------------------------------------------
 
 
+COUNT = {"low": 0, "high": rules.CARDS_PER_RANK, "required": False, "default": 0}
+
+
 class CardsSerializer(Body):
     """How many of each counting card a side took (the others count nothing)."""
 
-    aces = Number(rules.card_count("aces"), required=False, default=0)
-    sevens = Number(rules.card_count("sevens"), required=False, default=0)
-    kings = Number(rules.card_count("kings"), required=False, default=0)
-    jacks = Number(rules.card_count("jacks"), required=False, default=0)
-    queens = Number(rules.card_count("queens"), required=False, default=0)
+    aces = Number(rules.card_count("aces"), **COUNT)
+    sevens = Number(rules.card_count("sevens"), **COUNT)
+    kings = Number(rules.card_count("kings"), **COUNT)
+    jacks = Number(rules.card_count("jacks"), **COUNT)
+    queens = Number(rules.card_count("queens"), **COUNT)
 
     def to_internal_value(self, data):
         # The rule's own message, in place of Body's general "no field" one.
@@ -88,9 +95,11 @@ class CardsSerializer(Body):
 class CalculatorSerializer(Body):
     points = Number(
         rules.check_points,
+        low=0,
+        high=rules.DECK_POINTS,
         required=False,
         allow_null=True,
-        help_text="The side's card points, 0 to 120.",
+        help_text="The side's card points, 0 to 120 (no set of cards makes 1 or 119).",
     )
     cards = CardsSerializer(required=False, allow_null=True)
     every_trick = YesNo(help_text="The side took every trick (a bandeira).")
@@ -99,11 +108,14 @@ class CalculatorSerializer(Body):
 # Matches ---------------------------------------------------------------------------
 
 
+SEAT_NAME = "The player's name, 40 characters at most."
+
+
 class SeatNamesSerializer(Body):
-    a1 = Text(clean_seat_name)
-    a2 = Text(clean_seat_name)
-    b1 = Text(clean_seat_name)
-    b2 = Text(clean_seat_name)
+    a1 = Written(clean_seat_name, help_text=SEAT_NAME)
+    a2 = Written(clean_seat_name, help_text=SEAT_NAME)
+    b1 = Written(clean_seat_name, help_text=SEAT_NAME)
+    b2 = Written(clean_seat_name, help_text=SEAT_NAME)
 
 
 class MatchCreateSerializer(Body):
@@ -131,9 +143,12 @@ class MatchCreateSerializer(Body):
     )  # fmt: skip
     night_name = Text(
         clean_night_name, required=False, default="",
-        help_text="A new night's name; the date when left out.",
+        help_text="A new night's name, 80 characters at most; the date when left out.",
     )  # fmt: skip
-    place = Text(clean_place, required=False, default="", help_text="Where a new night is played.")
+    place = Text(
+        clean_place, required=False, default="",
+        help_text="Where a new night is played, 80 characters at most.",
+    )  # fmt: skip
 
 
 class MatchFilterSerializer(serializers.Serializer):
@@ -189,7 +204,7 @@ class JoinSerializer(Body):
         lambda name: clean_player_name(name) if str(name or "").strip() else None,
         required=False,
         default=None,
-        help_text="The name to show at the seat, if not its own.",
+        help_text="The name to show at the seat, if not its own (40 characters at most).",
     )
 
 
@@ -213,15 +228,17 @@ class SeatAnswerSerializer(Seen):
 
 
 class EntrySerializer(Body):
-    deal = Number(values.read_deal, help_text="The deal this entry is for: the current deal.")
+    deal = Number(
+        values.read_deal, low=1, help_text="The deal this entry is for: the current deal."
+    )
     side = Choice(SIDE_CHOICES, values.check_side)
-    games = Number(values.read_games, help_text="0 to 4, plus the extra games pending.")
+    games = Number(values.read_games, low=0, help_text="0 to 4, plus the extra games pending.")
     sweep = YesNo(help_text="Every trick: a bandeira, worth 4 or more.")
 
 
 class UndoSerializer(Seen):
     deal = Number(
-        values.read_deal, required=False, allow_null=True, default=None,
+        values.read_deal, low=1, required=False, allow_null=True, default=None,
         help_text="The deal of the entry you mean to undo: 409 if the latest entry is another.",
     )  # fmt: skip
     side = Choice(SIDE_CHOICES, values.check_side, required=False, allow_null=True, default=None)
@@ -230,13 +247,14 @@ class UndoSerializer(Seen):
 class RedealSerializer(Seen):
     deal = Number(
         values.read_deal,
+        low=1,
         help_text="The deal that was dealt again: the current deal, with neither cell filled.",
     )
 
 
 class CorrectionSerializer(Seen):
-    a = Number(values.read_games)
-    b = Number(values.read_games)
+    a = Number(values.read_games, low=0)
+    b = Number(values.read_games, low=0)
     sweep = YesNo()
 
 
@@ -244,9 +262,10 @@ class NoteCreateSerializer(Body):
     side = Choice(SIDE_CHOICES, values.check_side, help_text="The side that revoked.")
     deal = Number(
         values.read_deal,
+        low=1,
         required=False,
         allow_null=True,
         default=None,
         help_text="Default: the current deal.",
     )
-    text = Text(clean_note, help_text="What happened, 500 characters at most.")
+    text = Written(clean_note, help_text="What happened, 500 characters at most.")

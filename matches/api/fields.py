@@ -7,6 +7,7 @@ page and in the API. A ``Body`` is a JSON object holding only the fields it name
 
 from collections.abc import Mapping
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -72,7 +73,15 @@ class RuleField(serializers.Field):
 
 @extend_schema_field(OpenApiTypes.INT)
 class Number(RuleField):
-    pass
+    """A whole number. ``low`` and ``high`` are its rule's own bounds, for the schema to
+    say: the rule has refused anything outside them before these validators look."""
+
+    def __init__(self, rule, *, low=None, high=None, **kwargs):
+        bounds = [MinValueValidator(low)] if low is not None else []
+        bounds += [MaxValueValidator(high)] if high is not None else []
+        if bounds:
+            kwargs["validators"] = [*kwargs.get("validators", ()), *bounds]
+        super().__init__(rule, **kwargs)
 
 
 @extend_schema_field(OpenApiTypes.BOOL)
@@ -94,7 +103,18 @@ class YesNo(RuleField):
         return read
 
 
-@extend_schema_field(OpenApiTypes.STR)
+# What the models' clean_text refuses, as far as a pattern can say it (JSON Schema's
+# have no Unicode categories): a NUL anywhere and, where text is required, nothing but
+# spaces, controls and invisible formatting characters. Its length is counted once
+# spaces are collapsed, which no maxLength can say.
+NO_NUL = r"^[^\x00]*$"
+SOMETHING_WRITTEN = (
+    r"^[^\x00]*[^\s\x00-\x1f\x7f-\x9f\xad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff][^\x00]*$"
+)
+WRITTEN = {"type": "string", "minLength": 1, "pattern": SOMETHING_WRITTEN}
+
+
+@extend_schema_field({"type": "string", "pattern": NO_NUL})
 class Text(RuleField):
     default_error_messages = {"invalid": _("Not a valid string.")}
 
@@ -102,6 +122,11 @@ class Text(RuleField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+@extend_schema_field(WRITTEN)
+class Written(Text):
+    """Text its rule requires (a name, a note): empty, or only spaces, is refused."""
 
 
 class String(serializers.CharField):
