@@ -153,6 +153,20 @@ def test_a_name_the_schema_refuses_the_model_refuses_too(text):
             clean_seat_name(text)
 
 
+def test_the_calculator_takes_points_or_cards(openapi):
+    operation = openapi["paths"]["/api/calculator/"]["post"]
+    assert operation["requestBody"]["required"] is True
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    shapes = openapi["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]]["oneOf"]
+    required = []
+    for shape in shapes:
+        schema = openapi["components"]["schemas"][shape["$ref"].rsplit("/", 1)[-1]]
+        assert set(schema["properties"]) == {"points", "cards", "every_trick"}
+        assert schema["additionalProperties"] is False
+        required.append(schema["required"])
+    assert sorted(required) == [["cards"], ["points"]]
+
+
 # Fuzzing ----------------------------------------------------------------------------------
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)

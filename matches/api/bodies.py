@@ -7,6 +7,7 @@ They check types and shapes only; every rule of the sheet is left to ``values``,
 from collections.abc import Mapping
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from .. import rules, values
@@ -103,6 +104,37 @@ class CalculatorSerializer(Body):
     )
     cards = CardsSerializer(required=False, allow_null=True)
     every_trick = YesNo(help_text="The side took every trick (a bandeira).")
+
+
+# The calculator's body in its two shapes, as the schema says it (``CalculatorSerializer``
+# reads both): the points, or the cards, the other left out or null.
+
+
+@extend_schema_field({"nullable": True, "oneOf": [{"enum": [None]}]})
+class Null(serializers.Field):
+    """Left out, or null (the schema's only; ``CalculatorSerializer`` reads the body)."""
+
+
+class PointsSerializer(CalculatorSerializer):
+    points = Number(
+        rules.check_points,
+        low=0,
+        high=rules.DECK_POINTS,
+        help_text="The side's card points, 0 to 120 (no set of cards makes 1 or 119).",
+    )
+    cards = Null(required=False)
+
+
+class CountedCardsSerializer(CalculatorSerializer):
+    points = Null(required=False)
+    cards = CardsSerializer()
+
+
+CALCULATOR = PolymorphicProxySerializer(
+    component_name="Calculator",
+    serializers=[PointsSerializer, CountedCardsSerializer],
+    resource_type_field_name=None,
+)
 
 
 # Matches ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from ..models import Match, no_such_note
 from ..sheet import read
 from .base import act, answers, anyone, endpoint, row_id, valid, visible_match
 from .bodies import (
+    CALCULATOR,
     CalculatorSerializer,
     CorrectionSerializer,
     EntrySerializer,
@@ -92,7 +93,7 @@ def end(request, id):
 
 
 @answers(200, CalculationSerializer, 400)
-@endpoint("POST", "calculate", "Points or cards to games", "calculator", CalculatorSerializer)
+@endpoint("POST", "calculate", "Points or cards to games", "calculator", CALCULATOR)
 @anyone()
 def calculator(request):
     """Either the points or the cards of one side; no sign-in needed."""

@@ -15,11 +15,30 @@ def closed_bodies(result, generator, request, public):
     """A request body holds only the fields it names (``api.fields.Body`` refuses any
     other), so each request component says ``additionalProperties: false``. Every
     request component is a ``Body``: the settings split requests from answers
-    (``COMPONENT_SPLIT_REQUEST``), and their names end in "Request"."""
-    for name, component in result.get("components", {}).get("schemas", {}).items():
+    (``COMPONENT_SPLIT_REQUEST``), and their names end in "Request".
+
+    A body that comes in shapes (the calculator's points or cards) is required when
+    each of its shapes requires a field."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, component in schemas.items():
         if name.endswith("Request") and component.get("type") == "object":
             component["additionalProperties"] = False
+    for _path, _method, operation in operations(result):
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        shapes = schemas.get(component_name(body["schema"]), {}).get("oneOf") if body else None
+        if shapes and all(schemas[component_name(shape)].get("required") for shape in shapes):
+            operation["requestBody"]["required"] = True
     return result
+
+
+def operations(result):
+    for path, methods in result.get("paths", {}).items():
+        for method, operation in methods.items():
+            yield path, method, operation
+
+
+def component_name(schema):
+    return schema.get("$ref", "").rsplit("/", 1)[-1]
 
 
 # The schema served --------------------------------------------------------------------
