@@ -201,7 +201,11 @@ def tournament_events(request, id):
 
 
 @limits.guarded(too_many)
-@streams("tournament_watch_events", "A tournament's live changes, by its watch link")
+@streams(
+    "tournament_watch_events",
+    "A tournament's live changes, by its watch link",
+    refusals=(400, 404),
+)
 @anyone()
 def watch_events(request, watch_token):
     """The projector's stream: no sign-in, the watch token is enough."""

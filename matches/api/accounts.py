@@ -46,7 +46,7 @@ class TokenView(APIView):
         summary="Get an API token",
         tags=["accounts"],
         request=LoginSerializer,
-        responses={200: TokenSerializer, **errors(400, 429)},
+        responses={200: TokenSerializer, **errors(400, 401, 429)},
     )
     @transaction.atomic
     def post(self, request):

@@ -31,7 +31,7 @@ from .. import conditional, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
-from .bodies import Nothing
+from .bodies import Nothing, Seen
 from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
 
 # Refusals --------------------------------------------------------------------------
@@ -118,7 +118,9 @@ def not_found(request, *args, **kwargs):
 
 ERRORS = {
     400: OpenApiResponse(ValidationErrorSerializer, description="Bad input."),
-    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    401: OpenApiResponse(
+        ErrorSerializer, description="Not signed in, or the token sent works no more."
+    ),
     403: OpenApiResponse(ErrorSerializer, description="Not allowed."),
     404: OpenApiResponse(ErrorSerializer, description="No such thing, or not visible to you."),
     409: OpenApiResponse(ErrorSerializer, description="The sheet changed under you."),
@@ -131,6 +133,15 @@ IF_NONE_MATCH = OpenApiParameter(
     OpenApiParameter.HEADER,
     required=False,
     description="The ETag of the sheet you have: 304 while it is unchanged.",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description='The ETag of the sheet you acted on, in its quotes (e.g. "7"), instead of '
+    '"version" in the body: if the sheet changed since, 409 says what changed and nothing '
+    "is done. Anything but one such ETag is refused (400).",
 )
 
 
@@ -148,6 +159,8 @@ def endpoint(method, operation_id, summary, tag, request=None, parameters=None):
     docstring is the description). A write and its answer are one transaction: if the
     answer cannot be read (the database went away meanwhile), the change is rolled back
     with it, so a 5xx always means that nothing changed and a retry is safe."""
+    if isinstance(request, type) and issubclass(request, Seen):
+        parameters = [*(parameters or []), IF_MATCH]  # the version seen, as a header
 
     def decorator(view):
         described = extend_schema(

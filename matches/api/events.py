@@ -65,7 +65,7 @@ LAST_EVENT_ID = OpenApiParameter(
 )
 
 
-def streams(operation_id, summary):
+def streams(operation_id, summary, *, refusals=(400, 401, 404)):
     """An event stream's endpoint, as the schema describes it."""
 
     def decorator(view):
@@ -83,7 +83,7 @@ def streams(operation_id, summary):
                     description="This server cannot hold a stream open: read the thing "
                     "again from time to time instead."
                 ),
-                **errors(400, 401, 404),
+                **errors(*refusals),
             },
         )
         return described(endpoint("GET", operation_id, summary, "live")(view))
@@ -123,7 +123,7 @@ def night_events(request, id):
 
 
 @limits.guarded(too_many)
-@streams("watch_events", "A watch link's live changes")
+@streams("watch_events", "A watch link's live changes", refusals=(400, 404))
 @anyone()
 def watch_events(request, watch_token):
     """What the watch link shows, as it changes: the night's version and its newest

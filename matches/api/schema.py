@@ -1,5 +1,11 @@
 """What the generated OpenAPI schema says beyond what drf-spectacular reads by itself,
-and the schema served once built."""
+and the schema served once built.
+
+The views declare their own answers (``base.answers``, ``events.streams``); the hooks
+here add what every operation of a kind may meet whatever its view, since a middleware
+or the server answers it: the database out of reach, the reads limit, a body of the
+wrong type, an ``Idempotency-Key``.
+"""
 
 import threading
 
@@ -9,6 +15,10 @@ from django.utils import translation
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
+
+from .. import idempotency
+
+WRITES = ("post", "put", "patch", "delete")
 
 
 def closed_bodies(result, generator, request, public):
@@ -28,6 +38,76 @@ def closed_bodies(result, generator, request, public):
         shapes = schemas.get(component_name(body["schema"]), {}).get("oneOf") if body else None
         if shapes and all(schemas[component_name(shape)].get("required") for shape in shapes):
             operation["requestBody"]["required"] = True
+    return result
+
+
+# What every operation of a kind may answer ------------------------------------------
+
+
+def refusal(description, component="Error"):
+    schema = {"$ref": f"#/components/schemas/{component}"}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+RETRY_AFTER = {
+    "description": "The seconds to wait before trying again.",
+    "schema": {"type": "integer", "minimum": 0},
+}
+UNREACHABLE = refusal("The database cannot be reached right now: try again in a moment.")
+TOO_MANY_READS = refusal("Too many reads from your address: try again later.")
+NOT_ACCEPTABLE = refusal("No answer of the kind the Accept header asks for: the API answers JSON.")
+UNSUPPORTED = refusal("The body is not JSON: send Content-Type: application/json.")
+TOO_LARGE = {
+    "description": "The body is too large (bin/serve's server; others answer 400).",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+FORGERY = refusal("Not allowed (signed in by the browser's session, without its CSRF token).")
+KEY_REUSED = refusal(
+    "This Idempotency-Key was sent with another request: nothing was done. "
+    "Send a new key with each new request."
+)
+BAD_INPUT = refusal("Bad input.", "ValidationError")
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": idempotency.HEADER,
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"^[\x20-\x7e]+$"},
+    "description": "A fresh key for each new request, 1 to 64 printable ASCII characters. "
+    "Sent again with the same body within 24 hours, the request gets its first answer again "
+    "(the same status and body, with Idempotent-Replayed: true) and changes nothing more; "
+    "with another body, 422. A malformed key gets 400.",
+}
+
+
+def what_any_operation_may_answer(result, generator, request, public):
+    """The answers no view gives by itself: 503 from every operation while the database is
+    out of reach (``outage``); 429 from every read past the reads limit (``limits``); 406
+    from any operation answering JSON to a client that accepts none; 415 (and, from
+    bin/serve, 413) from an operation with a body of another type or size; 403 from a
+    write signed in by a session without its CSRF token; and, on a write by someone signed
+    in, the Idempotency-Key (``idempotency``) with its 400 and 422. 429 and 503 say when
+    to try again."""
+    for _path, method, operation in operations(result):
+        answers = operation["responses"]
+        security = operation.get("security", [])
+        if method == "get":
+            answers.setdefault("429", TOO_MANY_READS)
+        if "text/event-stream" not in answers.get("200", {}).get("content", {}):
+            answers.setdefault("406", NOT_ACCEPTABLE)
+        if "requestBody" in operation:
+            answers.setdefault("413", TOO_LARGE)
+            answers.setdefault("415", UNSUPPORTED)
+        if method in WRITES and {"cookieAuth": []} in security:
+            answers.setdefault("403", FORGERY)
+        if method in WRITES and security and {} not in security:
+            operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+            answers.setdefault("400", BAD_INPUT)
+            answers["422"] = KEY_REUSED
+        answers["503"] = UNREACHABLE
+        for status in ("429", "503"):
+            if status in answers:
+                answers[status] = {**answers[status], "headers": {"Retry-After": RETRY_AFTER}}
+        operation["responses"] = dict(sorted(answers.items()))
     return result
 
 

@@ -44,7 +44,7 @@ def _by_join_link(id, token):
 
 
 @limits.guarded(too_many)
-@answers(200, MatchSerializer, 400, 401, 403, 404, 409)
+@answers(200, MatchSerializer, 400, 401, 403, 404, 409, 429)
 @endpoint("POST", "join_match", "Take a free seat", "matches", JoinSerializer)
 def join(request, id):
     """With the join link's token; the caller takes the seat."""
@@ -62,7 +62,7 @@ def free_seat(request, id, seat):
     return act(request, id, lambda match: match.free_seat(request.user, seat))
 
 
-@answers(200, SeatLinkSerializer, 400, 401, 403, 404)
+@answers(200, SeatLinkSerializer, 400, 401, 403, 404, 409)
 @endpoint("POST", "make_seat_link", "Make a link for a seat", "seats", parameters=[SEAT])
 def seat_link(request, id, seat):
     """The host makes a link for one seat (a new one replaces the old): whoever opens
@@ -77,7 +77,7 @@ def seat_link(request, id, seat):
 
 
 @limits.guarded(too_many)
-@answers(200, MatchSerializer, 400, 401, 403, 404, 409)
+@answers(200, MatchSerializer, 400, 401, 403, 404, 409, 429)
 @endpoint(
     "POST",
     "claim_seat",
@@ -101,7 +101,7 @@ def claim_seat(request, id, seat):
 
 
 @limits.guarded(too_many)
-@answers(201, SeatRequestSerializer, 400, 401, 403, 404, 409)
+@answers(201, SeatRequestSerializer, 400, 401, 403, 404, 409, 429)
 @endpoint("POST", "ask_for_seat", "Ask for a seat back", "seats", SeatAskSerializer)
 def seat_requests(request, id):
     """With the join link's token, anyone may ask for a held seat back (a new
