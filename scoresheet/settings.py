@@ -280,6 +280,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "matches.api.schema.closed_bodies",
+        "matches.api.schema.event_streams",
         "matches.api.schema.what_any_operation_may_answer",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",

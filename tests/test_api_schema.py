@@ -189,6 +189,25 @@ def test_if_match_is_declared_only_where_it_is_read(openapi):
     assert "If-Match" not in [p["name"] for p in entries["parameters"]]
 
 
+STREAMS = [
+    "/api/matches/{id}/events/",
+    "/api/nights/{id}/events/",
+    "/api/watch/{watch_token}/events/",
+    "/api/tournaments/{id}/events/",
+    "/api/tournaments/watch/{watch_token}/events/",
+]
+
+
+@pytest.mark.parametrize("path", STREAMS)
+def test_event_streams_are_declared_as_streams_of_events(openapi, path):
+    answers = openapi["paths"][path]["get"]["responses"]
+    assert list(answers["200"]["content"]) == ["text/event-stream"]
+    assert "schema" not in answers["200"]["content"]["text/event-stream"]
+    assert "406" not in answers  # a stream refuses in JSON whatever the client accepts
+    if "watch" in path:
+        assert "401" not in answers  # no sign-in: the token is enough
+
+
 # What the bodies declare ----------------------------------------------------------------
 
 

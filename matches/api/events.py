@@ -26,7 +26,7 @@ from django.conf import settings
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import content_negotiation_class
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
@@ -65,8 +65,17 @@ LAST_EVENT_ID = OpenApiParameter(
 )
 
 
+EVENTS = OpenApiExample(
+    "A change, then an idle moment",
+    value='retry: 1000\n\nid: 8\nevent: change\ndata: {"version": 8}\n\n'
+    ': still here\nevent: ping\ndata: {"version": 8}\n\n',
+)
+
+
 def streams(operation_id, summary, *, refusals=(400, 401, 404)):
-    """An event stream's endpoint, as the schema describes it."""
+    """An event stream's endpoint, as the schema describes it: its body is a stream of
+    events that lasts minutes, no one value (``schema.event_streams``), to be read with
+    an EventSource or another Server-Sent Events client, not as a whole."""
 
     def decorator(view):
         view = content_negotiation_class(Refusals)(view)
@@ -75,9 +84,11 @@ def streams(operation_id, summary, *, refusals=(400, 401, 404)):
             responses={
                 (200, "text/event-stream"): OpenApiResponse(
                     OpenApiTypes.STR,
-                    description='Server-Sent Events: "change" with {"version": N} (and its id '
-                    'N) after every change; ": still here" and "ping" every 15 s while '
-                    "nothing changes.",
+                    description='Server-Sent Events, for about ten minutes: "change" with '
+                    '{"version": N} (and its id N) after every change; ": still here" and '
+                    '"ping" every 15 s while nothing changes. Read it as a stream (an '
+                    "EventSource): it has no end to wait for.",
+                    examples=[EVENTS],
                 ),
                 204: OpenApiResponse(
                     description="This server cannot hold a stream open: read the thing "

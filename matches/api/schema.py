@@ -41,6 +41,16 @@ def closed_bodies(result, generator, request, public):
     return result
 
 
+def event_streams(result, generator, request, public):
+    """An event stream's body is events for as long as it lasts, no one value: its media
+    type names no schema (drf-spectacular always writes one), so that a generated client
+    does not take it for one string. It is read with a Server-Sent Events client."""
+    for _path, _method, operation in operations(result):
+        for answer in operation["responses"].values():
+            answer.get("content", {}).get("text/event-stream", {}).pop("schema", None)
+    return result
+
+
 # What every operation of a kind may answer ------------------------------------------
 
 
