@@ -276,13 +276,14 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.api.fields.STATUS_CHOICES",
         "SeatRequestStatusEnum": "matches.summaries.SEAT_REQUEST_STATUSES",
     },
-    # Swagger UI from the installed package, so /api/docs/ works offline.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "matches.api.schema.closed_bodies",
         "matches.api.schema.event_streams",
         "matches.api.schema.what_any_operation_may_answer",
+        "matches.api.schema.links",
     ],
+    # Swagger UI from the installed package, so /api/docs/ works offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection
 from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
@@ -187,6 +188,18 @@ def match(ana, rui, ze, maria):
     match.join(ze, token=match.join_token, position="b1")
     match.join(maria, token=match.join_token, position="b2")
     return match
+
+
+@pytest.fixture
+def same_connection():
+    """Serve requests on the test's own database connection, as Django's test client
+    does, for a WSGI app called in the test (schemathesis's): it would otherwise close
+    it between requests."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

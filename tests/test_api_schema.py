@@ -1,12 +1,10 @@
-"""The OpenAPI schema: valid OpenAPI 3, every path of API.md with its bodies,
-and schemathesis fuzzing every operation against it."""
+"""The OpenAPI schema: valid OpenAPI 3, every path of API.md with its bodies, what
+every operation may answer, and schemathesis fuzzing every operation against it."""
 
 import re
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from drf_spectacular.validation import validate_schema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -259,6 +257,33 @@ def test_the_calculator_takes_points_or_cards(openapi):
     assert sorted(required) == [["cards"], ["points"]]
 
 
+# Links ------------------------------------------------------------------------------------
+
+
+def test_what_makes_a_match_links_to_every_operation_on_it(openapi):
+    links = openapi["paths"]["/api/matches/"]["post"]["responses"]["201"]["links"]
+    on_it = {
+        operation["operationId"]
+        for path, _method, operation in operations(openapi)
+        if path.startswith("/api/matches/{id}/") and "note_id" not in path
+        and "request_id" not in path and not path.endswith("/claim/")
+    }  # fmt: skip
+    assert on_it <= set(links)
+    assert links["get_match"]["parameters"] == {"id": "$response.body#/id"}
+    assert links["watch_match"]["parameters"] == {"watch_token": "$response.body#/watch_token"}
+    assert links["join_match"]["requestBody"] == {"token": "$response.body#/join_token"}
+
+
+def test_what_makes_a_tournament_links_to_every_operation_on_it(openapi):
+    links = openapi["paths"]["/api/tournaments/"]["post"]["responses"]["201"]["links"]
+    on_it = {
+        operation["operationId"]
+        for path, _method, operation in operations(openapi)
+        if path.startswith("/api/tournaments/{id}/") and "series_id" not in path
+    }
+    assert on_it | {"watch_tournament", "tournament_watch_events"} == set(links)
+
+
 # Fuzzing ----------------------------------------------------------------------------------
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
@@ -275,17 +300,6 @@ CHECKS = [
     # points of 1 or 119, refuse what the schema lets through, with a 400 saying why.)
     negative_data_rejection,
 ]
-
-
-@pytest.fixture
-def same_connection():
-    """Serve requests on the test's own database connection, as Django's test
-    client does: the WSGI app would otherwise close it between requests."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

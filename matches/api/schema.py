@@ -4,7 +4,8 @@ and the schema served once built.
 The views declare their own answers (``base.answers``, ``events.streams``); the hooks
 here add what every operation of a kind may meet whatever its view, since a middleware
 or the server answers it: the database out of reach, the reads limit, a body of the
-wrong type, an ``Idempotency-Key``.
+wrong type, an ``Idempotency-Key``. And the links from what makes a thing to what acts
+on it, which drf-spectacular has no way to declare.
 """
 
 import threading
@@ -118,6 +119,99 @@ def what_any_operation_may_answer(result, generator, request, public):
             if status in answers:
                 answers[status] = {**answers[status], "headers": {"Retry-After": RETRY_AFTER}}
         operation["responses"] = dict(sorted(answers.items()))
+    return result
+
+
+# Links --------------------------------------------------------------------------------
+
+MATCH = {"id": "$response.body#/id"}
+SAME = {"id": "$request.path.id"}  # the match (or tournament) the request was about
+NIGHT = {"id": "$response.body#/night"}
+WATCHING = {"watch_token": "$response.body#/watch_token"}
+# The join link's token, which the host alone sees in the match, for a seat to take or ask back.
+JOIN_TOKEN = {"token": "$response.body#/join_token"}
+
+
+def on_the_match(match):
+    """Where a match leads, ``match`` saying which it is: every operation on it, the
+    host's links and its night."""
+    return {
+        "get_match": match,
+        "enter_games": match,
+        "undo_entry": match,
+        "redeal": match,
+        "correct_deal": {**match, "number": "$response.body#/current_deal"},
+        "add_note": match,
+        "end_match": match,
+        "match_history": match,
+        "match_events": match,
+        "rematch": match,
+        "renew_links": match,
+        "free_seat": match,
+        "make_seat_link": match,
+        "join_match": (match, JOIN_TOKEN),
+        "ask_for_seat": (match, JOIN_TOKEN),
+        "watch_match": WATCHING,
+        "watch_events": WATCHING,
+        "get_night": NIGHT,
+        "night_events": NIGHT,
+    }
+
+
+TOURNAMENT = {"id": "$response.body#/id"}
+TOURNAMENT_WATCHING = {"watch_token": "$response.body#/watch_token"}
+ON_THE_TOURNAMENT = {
+    "get_tournament": TOURNAMENT,
+    "set_tournament_pairs": TOURNAMENT,
+    "start_round": TOURNAMENT,
+    "start_negra": TOURNAMENT,
+    "end_tournament": TOURNAMENT,
+    "tournament_events": TOURNAMENT,
+    "watch_tournament": TOURNAMENT_WATCHING,
+    "tournament_watch_events": TOURNAMENT_WATCHING,
+}
+FIRST_SERIES = "$response.body#/rounds/0/series/0"
+
+# (operation, status) -> {target operation: its parameters, or (parameters, body)}
+LINKS = {
+    ("start_match", "201"): {
+        **on_the_match(MATCH),
+        # The seat the host took, the one seat held as a match starts, asked back.
+        "ask_for_seat": (MATCH, {**JOIN_TOKEN, "seat": "$request.body#/host_seat"}),
+    },
+    ("rematch", "201"): on_the_match(MATCH),
+    ("renew_links", "200"): on_the_match(MATCH),
+    ("add_note", "201"): {"withdraw_note": {**SAME, "note_id": "$response.body#/id"}},
+    ("ask_for_seat", "201"): {"answer_seat_request": {**SAME, "request_id": "$response.body#/id"}},
+    ("make_seat_link", "200"): {
+        "claim_seat": (
+            {**SAME, "seat": "$response.body#/seat"},
+            {"token": "$response.body#/link_token"},
+        )
+    },
+    ("start_tournament", "201"): ON_THE_TOURNAMENT,
+    ("start_round", "201"): {
+        "record_walkover": {**SAME, "series_id": f"{FIRST_SERIES}/id"},
+        "get_match": {"id": f"{FIRST_SERIES}/current_match"},
+    },
+    ("start_negra", "201"): {"get_match": {"id": "$response.body#/match"}},
+}
+
+
+def links(result, generator, request, public):
+    """OpenAPI links: from the answer that makes a thing (a match, a note, a request for a
+    seat, a seat's link, a tournament, its round) to the operations on it, with the
+    values the next request takes from that answer."""
+    by_id = {operation["operationId"]: operation for _p, _m, operation in operations(result)}
+    for (source, status), targets in LINKS.items():
+        answer = by_id[source]["responses"][status]
+        for target, given in targets.items():
+            parameters, body = given if isinstance(given, tuple) else (given, None)
+            link = {"operationId": target, "parameters": parameters}
+            if body is not None:
+                link["requestBody"] = body
+            link["description"] = by_id[target].get("summary", "")
+            answer.setdefault("links", {})[target] = link
     return result
 
 
