@@ -11,15 +11,10 @@ import schemathesis
 from django.db import connection, transaction
 from hypothesis import HealthCheck, Phase, settings
 from rest_framework.authtoken.models import Token
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 from scoresheet.wsgi import application
+
+from .test_api_schema import CONFORMANCE
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 # Valid requests only: the point is to get somewhere (test_api_schema.py sends the rest).
@@ -27,13 +22,6 @@ schema.config.generation.update(modes=["positive"], with_security_parameters=Fal
 # The schema's own links only: schemathesis would otherwise guess more of them.
 schema.config.phases.stateful.inference.algorithms = []
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-]
 # Zé, who sits nowhere, asks for a seat back and takes a free one; Ana does the rest.
 ASKED_BY_ZE = {"ask_for_seat", "join_match"}
 FAR = 10**9  # within every sequence's bounds, int or bigint
@@ -136,7 +124,7 @@ def test_following_the_links_reaches_every_operation_on_a_thing(same_connection,
                 reached[operation_id(case)].add(response.status_code)
 
             def validate_response(self, response, case, additional_checks=None, **kwargs):
-                case.validate_response(response, checks=CHECKS)
+                case.validate_response(response, checks=CONFORMANCE)
 
         return Scenarios
 
