@@ -65,7 +65,10 @@ RETRY_AFTER = {
     "schema": {"type": "integer", "minimum": 0},
 }
 UNREACHABLE = refusal("The database cannot be reached right now: try again in a moment.")
-TOO_MANY_READS = refusal("Too many reads from your address: try again later.")
+TOO_MANY_READS = refusal(
+    "Too many reads from your address, or (a stream) too many streams open for you or from "
+    "your address: try again later."
+)
 NOT_ACCEPTABLE = refusal("No answer of the kind the Accept header asks for: the API answers JSON.")
 UNSUPPORTED = refusal("The body is not JSON: send Content-Type: application/json.")
 TOO_LARGE = {
@@ -92,7 +95,8 @@ IDEMPOTENCY_KEY = {
 
 def what_any_operation_may_answer(result, generator, request, public):
     """The answers no view gives by itself: 503 from every operation while the database is
-    out of reach (``outage``); 429 from every read past the reads limit (``limits``); 406
+    out of reach (``outage``); 429 from every read past the reads limit (``limits``), and
+    from a stream past the streams a person or an address may hold open (``events``); 406
     from any operation answering JSON to a client that accepts none; 415 (and, from
     bin/serve, 413) from an operation with a body of another type or size; 403 from a
     write signed in by a session without its CSRF token; and, on a write by someone signed
