@@ -11,6 +11,7 @@ handler or a2wsgi: docs/decisions/0001-the-server.md.
 
 import asyncio
 import contextvars
+import json
 import logging
 import os
 import sys
@@ -31,6 +32,7 @@ from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from matches import live  # noqa: E402
+from matches.api import schema  # noqa: E402
 from scoresheet import collector  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -94,7 +96,7 @@ class Bridge:
             await answer(send, 408, "The request took too long to arrive: nothing was done.")
             return
         if body is None:
-            await answer(send, 413, "Too large.")
+            await answer(send, 413, "The request is too large: nothing was done.")
             return
         if self.answering >= self.most_answering:
             await busy(send)
@@ -209,8 +211,10 @@ async def read_body(receive, declared=None):
             return b"".join(parts)
 
 
+# The server's own refusals, before any view: JSON with a ``detail``, as the API's.
+JSON = [(b"content-type", b"application/json")]
 BUSY = b'{"detail": "The server is busy: try again in a moment. Nothing was done."}'
-BUSY_HEADERS = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+BUSY_HEADERS = [*JSON, (b"retry-after", b"1")]
 
 
 async def busy(send):
@@ -218,8 +222,7 @@ async def busy(send):
 
 
 async def answer(send, status, sentence):
-    await send_whole(send, status, [(b"content-type", b"text/plain; charset=utf-8")],
-                     f"{sentence}\n".encode())  # fmt: skip
+    await send_whole(send, status, JSON, json.dumps({"detail": sentence}).encode())
 
 
 async def send_whole(send, status, headers, body):
@@ -302,6 +305,7 @@ def warm():
     for code, _name in settings.LANGUAGES:
         translation.activate(code)  # reads its catalogues
     translation.deactivate()
+    schema.warm()
     collector.settle()
 
 

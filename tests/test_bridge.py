@@ -2,7 +2,9 @@
 too many waiting, or takes too long to arrive, is refused at once and runs nothing."""
 
 import asyncio
+import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -35,6 +37,13 @@ class App:
         return [b"ok"]
 
 
+def run(scene):
+    """``scene`` on an event loop of its own, in a thread of its own: the test's own
+    thread may hold Playwright's loop, after the browser tests."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, scene).result()
+
+
 def whole(body=b"{}"):
     async def receive():
         return {"type": "http.request", "body": body, "more_body": False}
@@ -42,8 +51,8 @@ def whole(body=b"{}"):
     return receive
 
 
-async def answered(bridge, receive, scope=SCOPE):
-    sent = []
+async def answered(bridge, receive, scope=SCOPE, sent=None):
+    sent = [] if sent is None else sent
 
     async def send(message):
         sent.append(message)
@@ -63,7 +72,7 @@ def test_past_the_most_waiting_a_request_is_refused_and_runs_nothing():
         app.go.set()
         return refused, await asyncio.gather(*waiting)
 
-    refused, served = asyncio.run(crowd())
+    refused, served = run(crowd())
     assert refused == 503
     assert served == [200] * 33
     assert app.ran == 33
@@ -81,7 +90,7 @@ def test_a_request_that_waited_too_long_for_a_thread_runs_nothing(monkeypatch):
         app.go.set()
         return await asyncio.gather(first, second)
 
-    assert asyncio.run(two()) == [200, 503]
+    assert run(two()) == [200, 503]
     assert app.ran == 1
 
 
@@ -94,7 +103,7 @@ def test_a_body_that_takes_too_long_to_arrive_runs_nothing(monkeypatch):
         await asyncio.sleep(1)
         return {"type": "http.request", "body": b"{}", "more_body": False}
 
-    assert asyncio.run(answered(asgi.Bridge(app, threads=1), slowly)) == 408
+    assert run(answered(asgi.Bridge(app, threads=1), slowly)) == 408
     assert app.ran == 0
 
 
@@ -114,5 +123,17 @@ def test_a_body_cut_short_runs_nothing_and_is_not_answered(messages):
     async def receive():
         return pending.pop(0)
 
-    assert asyncio.run(answered(asgi.Bridge(app, threads=1), receive)) is None
+    assert run(answered(asgi.Bridge(app, threads=1), receive)) is None
+    assert app.ran == 0
+
+
+def test_a_body_too_large_is_refused_in_json_and_runs_nothing(monkeypatch):
+    monkeypatch.setattr(asgi, "LARGEST_BODY", 4)
+    app = App()
+    app.go.set()
+    sent = []
+    status = run(answered(asgi.Bridge(app, threads=1), whole(b'{"a": 1}'), sent=sent))
+    assert status == 413
+    assert (b"content-type", b"application/json") in sent[0]["headers"]
+    assert json.loads(sent[1]["body"])["detail"].startswith("The request is too large")
     assert app.ran == 0

@@ -71,10 +71,7 @@ TOO_MANY_READS = refusal(
 )
 NOT_ACCEPTABLE = refusal("No answer of the kind the Accept header asks for: the API answers JSON.")
 UNSUPPORTED = refusal("The body is not JSON: send Content-Type: application/json.")
-TOO_LARGE = {
-    "description": "The body is too large (bin/serve's server; others answer 400).",
-    "content": {"text/plain": {"schema": {"type": "string"}}},
-}
+TOO_LARGE = refusal("The body is too large (bin/serve's server; others answer 400).")
 FORGERY = refusal("Not allowed (signed in by the browser's session, without its CSRF token).")
 KEY_REUSED = refusal(
     "This Idempotency-Key was sent with another request: nothing was done. "
