@@ -5,27 +5,30 @@ screen of a link.
 
 A fragment differs by its point of view (Nós is the viewer's side; the host's extras;
 the undo its author sees; the withdraw button on one's own notes: ``point_of_view``) or
-is anyone's, on a watch link; and by language; and by the request only in its CSRF
-token and its ETag (which names the person), which go in holes filled for each request.
+is anyone's, on a watch link; and by language; and by the request only in its ETag (which
+names the person), which goes in a hole filled for each request. It holds no CSRF token:
+only htmx asks for a fragment, and htmx sends the page's token in a header.
 Kept under its match's version, which every change to the sheet moves, whatever way it
 comes (``Match.recount``), a fragment is never stale; and only a match's newest version
-is kept, so the memory holds the tables in play, not their past. Caches serve reads
-only: no change ever reads what is kept here. Why it is kept at all, and how much:
+is kept, so the memory holds the tables in play, not their past. Beside the fragments,
+the sheet they are rendered from (``reading``): each other point of view of a version
+renders from it without reading the sheet again. Caches serve reads only: no change
+ever reads what is kept here. Why it is kept at all, and how much:
 docs/decisions/0003-kept-fragments.md.
 """
 
+import contextlib
 import threading
 from collections import OrderedDict
 
 from django.contrib.messages import get_messages
+from django.db import transaction
 from django.http import HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import get_language
 
-CSRF_HOLE = "\x00csrf\x00"  # no token ever holds a NUL
-ETAG_HOLE = "\x00etag\x00"
+ETAG_HOLE = "\x00etag\x00"  # no ETag ever holds a NUL
 MATCHES = 2400  # the matches whose newest version is kept, the most recently used
 
 
@@ -103,6 +106,53 @@ def point_of_view(seen, user_id) -> str | None:
     return f"{view}n{user_id}" if user_id in seen["authors"] else view
 
 
+# The reading they are rendered from ---------------------------------------------------
+
+
+def reading(pk, version):
+    """Match ``pk`` as read at ``version`` for one who may act on it (``for_sheet(acting=
+    True)``), kept by the request of this process that read it; or None. Several threads
+    may read it at once, and nothing changes it: it is read (``sheet.read``), never
+    changed, and never a change's starting point."""
+    return kept.get(pk, version, "reading")
+
+
+def keep_reading(match) -> None:
+    kept.put(match.pk, match.version, "reading", match)
+
+
+def keep_when_committed(match) -> None:
+    """Keep ``match``, read again for its sheet in a change's transaction, once that
+    commits (rolled back, its version is the next change's)."""
+    transaction.on_commit(lambda: keep_reading(match))
+
+
+# The phones told of one change ask at the same moment, before any of them has read it:
+# the first request of this process to read a version does, and those that come while it
+# does wait for it (briefly, and at most WAIT), then find the reading kept.
+_reading_now: dict[tuple, threading.Event] = {}
+_reading_guard = threading.Lock()
+WAIT = 0.5  # seconds
+
+
+@contextlib.contextmanager
+def first_to_read(pk, version):
+    with _reading_guard:
+        under_way = _reading_now.get((pk, version))
+        if under_way is None:
+            _reading_now[pk, version] = mine = threading.Event()
+    if under_way is not None:
+        under_way.wait(WAIT)
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _reading_guard:
+            del _reading_now[pk, version]
+        mine.set()
+
+
 # Keeping and serving ----------------------------------------------------------------
 
 
@@ -113,7 +163,7 @@ def served(request, match, version, fragment, etag=None) -> HttpResponse | None:
     if _messages_waiting(request):
         return None
     html = kept.get(match, version, fragment)
-    return None if html is None else HttpResponse(_filled(html, request, etag))
+    return None if html is None else HttpResponse(_filled(html, etag))
 
 
 def rendered(request, match, version, fragment, template, context, *, keep=True):
@@ -121,17 +171,14 @@ def rendered(request, match, version, fragment, template, context, *, keep=True)
     at ``version`` (with ``keep``) for the next request that asks for it."""
     if not keep or _messages_waiting(request):
         return render(request, template, context)
-    holes = {"csrf_token": CSRF_HOLE, "etag": ETAG_HOLE, "messages": ()}
-    response = render(request, template, {**context, **holes})
+    response = render(request, template, {**context, "etag": ETAG_HOLE, "messages": ()})
     html = response.content.decode()
     kept.put(match, version, fragment, html)
-    response.content = _filled(html, request, context.get("etag"))
+    response.content = _filled(html, etag=context.get("etag"))
     return response
 
 
-def _filled(html, request, etag) -> str:
-    if CSRF_HOLE in html:
-        html = html.replace(CSRF_HOLE, get_token(request))
+def _filled(html, etag) -> str:
     # The ETag goes in an attribute, its quotes escaped as the template would have.
     return html.replace(ETAG_HOLE, escape(etag or "")) if ETAG_HOLE in html else html
 

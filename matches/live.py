@@ -57,11 +57,18 @@ def night_topic(night_id):
 def announce(sender, match, seats=False, **kwargs):
     """``signals.sheet_changed``: once the transaction under way commits, tell every
     stream of ``match`` and of its night that it changed. ``seats``: who sits at the
-    table may have changed, so a stream checks that its reader may still read it."""
+    table may have changed, so a stream checks that its reader may still read it.
+
+    This process's own streams believe it at once: it committed that version itself."""
     notice = {"match": match.pk, "night": match.night_id, "version": match.version}
     if seats:
         notice["seats"] = True
-    transaction.on_commit(lambda: _send(json.dumps(notice)))
+
+    def committed():
+        hub.committed_threadsafe(match.pk, match.version, seats)
+        _send(json.dumps(notice))
+
+    transaction.on_commit(committed)
 
 
 def announce_topic(sender, topic, version, **kwargs):
@@ -236,9 +243,11 @@ class Hub:
             listener.heard(check=True)  # a night's version is the stream's to read
         match = change["match"]
         streams = self.listeners.get(match_topic(match), ())
+        # Each stream has the version already (this process's own change, say): nothing
+        # to read. A stream told of it had its reader checked then, or read it itself.
         known = all(listener.version is not None and listener.version >= change["version"]
                     for listener in streams)  # fmt: skip
-        if streams and (change["seats"] or not known):
+        if streams and not known:
             self.unconfirmed[match] = self.unconfirmed.get(match, False) or change["seats"]
             if self.confirming is None or self.confirming.done():
                 self.confirming = self.loop.create_task(self.confirm())
@@ -258,6 +267,16 @@ class Hub:
                 for listener in self.listeners.get(match_topic(match), ()):
                     # A match gone: its streams read for themselves, and end.
                     listener.heard(version, check=check or version is None)
+
+    def committed(self, match, version, seats):
+        """On the loop: a change this process committed, at ``version``."""
+        for listener in self.listeners.get(match_topic(match), ()):
+            listener.heard(version, check=seats)
+
+    def committed_threadsafe(self, match, version, seats):
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.committed, match, version, seats)
 
     def deliver_threadsafe(self, notice):
         loop = self.loop

@@ -299,7 +299,7 @@ def names_of(match: Match) -> dict[int, str]:
     names = match.names()
     authors = {
         user_id
-        for deal in match.deals.all()
+        for deal in match.deal_list()
         for user_id in (deal.a_by_id, deal.b_by_id)
         if user_id is not None
     }

@@ -35,13 +35,12 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
         match.record(ana, deal=number, side="a", games=0)
         match.record(ze, deal=number, side="b", games=0)
     match.add_note(ze, side="a", text="Rui revoked")
-    # The session, the user and the match; under its lock the match, its seats and its
-    # deals; the deal written, the match updated and the event. The answer is the sheet
-    # read again as the entry left it: the match with its next rubber, its seats, deals
-    # and notes, the next rubber's seats, the latest entry and the open requests for a
-    # seat. Three savepoints, the test being in a transaction: the write's and its
-    # answer's, and the change's own within it.
-    with django_assert_num_queries(19):
+    # The session, the user and the match; under its lock the sheet: the match with its
+    # next rubber, its seats, deals and notes, the latest entry and the open requests
+    # for a seat; the deal written, the match updated and the event. The answer is that
+    # reading, as the entry left it. Three savepoints, the test being in a transaction:
+    # the write's and its answer's, and the change's own within it.
+    with django_assert_num_queries(17):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )

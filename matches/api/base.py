@@ -27,7 +27,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .. import conditional, limits, links, outside, values
+from .. import conditional, fragments, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read
@@ -242,6 +242,7 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     watching = watch_token is not None
     if changed is not None:
         match = changed.read_again()
+        fragments.keep_when_committed(match)  # for the other phones' fetches
     else:
         match = Match.objects.one_sheet(pk=pk, acting=not watching)
     sheet = read(match, request.user, watching=watching)

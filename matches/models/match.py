@@ -31,7 +31,7 @@ from .base import (
 )
 from .nights import Night
 from .playing import Playing
-from .queries import AS_READ_FOR_SHEET, MatchQuerySet
+from .queries import AS_READ_FOR_SHEET, MatchQuerySet, sheet_rows
 from .rows import Deal, Event, Seat
 from .seating import Seating
 
@@ -86,6 +86,10 @@ class Match(Playing, Seating, models.Model):
 
     objects = MatchQuerySet.as_manager()
 
+    # Whether this match holds all its sheet shows, as the change under way left it
+    # (``_lock``): an entry's and a redeal's answer.
+    whole_sheet = False
+
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created", "-id"]
@@ -107,7 +111,8 @@ class Match(Playing, Seating, models.Model):
         return [deal.as_rule() for deal in self.deal_list()]
 
     def deal_list(self) -> list[Deal]:
-        return sorted(self.deals.all(), key=lambda deal: deal.number)
+        rows = vars(self).get("deal_rows")  # read with the sheet (for_sheet)
+        return sorted(self.deals.all() if rows is None else rows, key=lambda deal: deal.number)
 
     # The links belong to the night: they lead to its rubber in play.
 
@@ -191,35 +196,51 @@ class Match(Playing, Seating, models.Model):
     # Changing ------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _changing(self, *, deals=False):
+    def _changing(self, *, deals=False, sheet=False):
         """One change of this match's own: a transaction in which the match is read again
-        with its row locked, its seats (and with ``deals`` its deals), so that what the
-        change checks is what the database holds, and nobody else changes any of it
-        until the commit."""
+        with its row locked, its seats (and with ``deals`` its deals, with ``sheet`` all
+        its sheet shows to those who may act), so that what the change checks is what
+        the database holds, and nobody else changes any of it until the commit."""
         was = changing.set(changing.get() | {self.pk})
         try:
             with transaction.atomic():
-                self._lock(deals=deals)
+                self._lock(deals=deals, sheet=sheet)
                 yield
         finally:
             changing.reset(was)
-        # The rows read under the lock are the change's to have changed: read afresh
-        # when next asked for.
-        self.refresh_from_db(fields=["seats", *(["deals"] if deals else [])])
+        if not self.whole_sheet:
+            # The rows read under the lock are the change's to have changed: read afresh
+            # when next asked for.
+            self.refresh_from_db(fields=["seats", *(["deals"] if deals else [])])
 
-    def _lock(self, *, deals=False) -> None:
+    def _lock(self, *, deals=False, sheet=False) -> None:
         for name in AS_READ_FOR_SHEET:  # read with the sheet, and not read again here
             self.__dict__.pop(name, None)
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
-                "host", "night"
+                "host", "night", "following"
             )
         )
-        prefetch_related_objects([self], "seats", *(["deals"] if deals else []))
+        if sheet:
+            prefetch_related_objects([self], *sheet_rows(acting=True))
+        else:
+            prefetch_related_objects([self], "seats", *(["deals"] if deals else []))
+        # An entry and a redeal keep this reading up as they change the sheet
+        # (``_wrote``, ``_log``), and answer from it; any other change reads it again.
+        self.whole_sheet = sheet
+
+    def _wrote(self, row: Deal) -> None:
+        """``row``, the deal an entry or a redeal just saved, in the deals read under the
+        lock (``_changing(sheet=True)``), where a new one is not yet."""
+        if row not in self.deal_rows:
+            self.deal_rows.append(row)
 
     def read_again(self) -> "Match":
-        """This match read afresh for its sheet, as one who may act on it sees it: in a
-        change's transaction, as the change left it."""
+        """This match read for its sheet as its latest change left it, as one who may act
+        on it sees it, in that change's transaction: the reading an entry or a redeal
+        kept up, or else read afresh."""
+        if self.whole_sheet:
+            return self
         return Match.objects.for_sheet(acting=True).get(pk=self.pk)
 
     def recount(self, by=None) -> None:
@@ -230,7 +251,7 @@ class Match(Playing, Seating, models.Model):
             self._commit(by, Event.EDITED, sheet=self.sheet())
 
     def _log(self, by, action, *, deal=None, before=None, after=None) -> None:
-        Event.objects.create(
+        event = Event.objects.create(
             match=self,
             by=by if by and by.is_authenticated else None,
             action=action,
@@ -238,6 +259,8 @@ class Match(Playing, Seating, models.Model):
             before=before,
             after=after,
         )
+        if self.whole_sheet and action in Event.SHEET_ACTIONS:
+            self.sheet_events.insert(0, event)  # newest first, as read
 
     def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):
         """Bump the version and write the event for one change; after a change to

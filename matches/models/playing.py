@@ -24,7 +24,7 @@ class Playing:
         """
         side = values.check_side(side)
         number = values.read_deal(deal)
-        with self._changing(deals=True):
+        with self._changing(sheet=True):
             seat = self.seat_of(by)
             if not self.is_host(by) and (seat is None or seat.side != side):
                 if seat is None:
@@ -68,6 +68,7 @@ class Playing:
             if before.cell(side) is None:
                 setattr(row, f"{side}_by", by)
             row.save()
+            self._wrote(row)
             self._commit(
                 by,
                 Event.ENTRY,
@@ -98,7 +99,7 @@ class Playing:
         is refused as already recorded.
         """
         number = values.read_deal(deal)
-        with self._changing(deals=True):
+        with self._changing(sheet=True):
             self._require_member_or_host(by, _("record a redeal"))
             self._check_not_closed(_("nothing more can be entered in it."))
             self._check_open()
@@ -117,6 +118,7 @@ class Playing:
             row = Deal(match=self, number=current)
             row.set_cells(redealt)
             row.save()
+            self._wrote(row)
             self._commit(
                 by,
                 Event.REDEAL,

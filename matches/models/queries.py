@@ -17,10 +17,9 @@ from .rows import Event, Seat, SeatRequest
 # overtaken once is rare, three times in a row a sheet no table could keep up with.
 READS_FOR_ONE_MOMENT = 3
 
-# What ``for_sheet(acting=True)`` reads for the viewers who may act, kept on the match
-# beside its prefetched rows (which refresh_from_db forgets, and these not: a change
-# drops them as it locks the match).
-AS_READ_FOR_SHEET = ("sheet_events", "open_requests")
+# The lists ``for_sheet`` reads into the match beside its prefetched rows (which
+# refresh_from_db forgets, and these not: a change drops them as it locks the match).
+AS_READ_FOR_SHEET = ("deal_rows", "sheet_events", "open_requests")
 
 
 def seat_side():
@@ -34,10 +33,11 @@ def _seated(user_id):
 
 def sheet_rows(*, acting=False) -> list:
     """The rows a sheet reads beside its match's (``for_sheet``), as lookups for
-    ``prefetch_related``: its seats, deals and notes, the next rubber's seats, and with
-    ``acting`` what undo would look back on and the open requests for a seat. A change
-    that answers with the sheet reads the same under its lock (``Match._lock``)."""
-    rows = ["seats", "deals", "notes", "following__seats"]
+    ``prefetch_related``: its seats, deals (a list of the match's own, ``deal_rows``)
+    and notes, the next rubber's seats, and with ``acting`` what undo would look back on
+    and the open requests for a seat. An entry reads the same under its lock, and keeps
+    the lists up as it changes them (``Match.record``)."""
+    rows = ["seats", Prefetch("deals", to_attr="deal_rows"), "notes", "following__seats"]
     if acting:
         rows += [
             Prefetch(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import posted, rules, values
+from .. import fragments, posted, rules, values
 from ..models import explain
 from ..sheet import read
 from .answers import alert, bad_form, go, refused
@@ -27,6 +27,14 @@ def sheet_fragment(request, sheet, *, notice=None, answer_in="#messages", **extr
     context.update(extra, notice=notice, answer_in=answer_in.lstrip("#"))
     template = "matches/match.html#changed" if notice is not None else "matches/match.html#sheet"
     return with_etag(render(request, template, context), context)
+
+
+def changed_sheet(match):
+    """``match`` read again as the change just made left it, kept for the other phones'
+    fetches of that version once the change commits."""
+    changed = match.read_again()
+    fragments.keep_when_committed(changed)
+    return changed
 
 
 def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
@@ -47,13 +55,13 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
             return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
         changed = None
         if callable(notice):  # words that need the sheet as the change left it
-            changed = read(match.read_again(), request.user)
+            changed = read(changed_sheet(match), request.user)
             notice = notice(changed)
         if not request.htmx:
             if notice:
                 messages.success(request, notice)
             return redirect("match", pk=pk)
-        changed = changed or read(match.read_again(), request.user)
+        changed = changed or read(changed_sheet(match), request.user)
         # The change started the next rubber (a club's series plays on by itself): the
         # phone goes there, as its poll would take it.
         following = rubber_to_follow(request, changed) if changed.next else None

@@ -175,6 +175,11 @@ def sheet(request, pk):
     Once the next rubber has started, the phone goes there by itself."""
     # Read by _poll_etag, for the 304.
     version, viewer = request.sheet_version, request.sheet_viewer
+    with fragments.first_to_read(pk, version):
+        return _sheet_at(request, pk, version, viewer)
+
+
+def _sheet_at(request, pk, version, viewer):
     # The person is the one the poll's signature names for this session, as for the
     # 304 (``viewer``: an account known by its id alone, all a sheet asks of a viewer),
     # or else the session's: a signed poll reads no session and no account.
@@ -187,7 +192,11 @@ def sheet(request, pk):
         kept = fragments.served(request, pk, version, fragments.name("sheet", view), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
-    match = match_for(request, pk, sheet=True, viewer=viewer)
+    # Another point of view of this version rendered here already read the sheet.
+    match = fragments.reading(pk, version)
+    if match is None or not match.can_see(viewer):
+        match = match_for(request, pk, sheet=True, viewer=viewer)
+        fragments.keep_reading(match)
     sheet = read(match, viewer)
     following = rubber_to_follow(request, sheet, viewer) if request.htmx and sheet.next else None
     if following is not None:
