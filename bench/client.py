@@ -29,9 +29,8 @@ from http.cookies import SimpleCookie
 async def set_aside(when):
     """At ``when`` (the loop's time), once every phone's tasks have started: what the
     client holds for the whole step (its tables, phones, connections, streams and the
-    coroutines waiting on them) set aside from its garbage collector, as a server worker
-    sets aside what it holds (scoresheet/collector.py), and no full collection until the
-    step ends; ``handed_back`` puts both back.
+    coroutines waiting on them) set aside from its garbage collector, and no full
+    collection until the step ends; ``handed_back`` puts both back.
 
     Without it each full collection of the client walked it all, 110 to 190 ms with
     2,000 tables, and held every phone meanwhile: the server heard nothing from anyone,

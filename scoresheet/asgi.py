@@ -33,7 +33,6 @@ from django.utils import translation  # noqa: E402
 
 from matches import live  # noqa: E402
 from matches.api import schema  # noqa: E402
-from scoresheet import collector  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +120,6 @@ class Bridge:
             return await loop.run_in_executor(self.executor, self.respond, environ, sent_at)
         finally:
             self.answering -= 1
-            if not self.answering:  # every request's objects are garbage or kept
-                collector.between_requests()
 
     def respond(self, environ, sent_at):
         """In a thread: the answer, as (status, headers, body bytes), or with the body's
@@ -296,7 +293,7 @@ def environ(scope, body):
 def warm():
     """Load now what the first requests would load (every view, the templates, each
     language's translations), so that no request waits for it, then
-    hand what was loaded to the garbage collector's care (``collector.settle``)."""
+    """
     get_resolver().check()  # imports every view
     engine = engines["django"]
     for directory in engine.dirs:
@@ -306,7 +303,6 @@ def warm():
         translation.activate(code)  # reads its catalogues
     translation.deactivate()
     schema.warm()
-    collector.settle()
 
 
 warm()

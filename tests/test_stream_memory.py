@@ -1,8 +1,7 @@
 """What an open event stream keeps in the server's memory (scoresheet/asgi.py): its
-reader, its listener and its place on the event loop, not the request that opened it.
-Every object a stream keeps is walked by each full collection of the garbage collector,
-for every stream open: a request kept with each (its session, its URL resolver's lists:
-about 150 objects) made pauses of 60 to 100 ms with a thousand phones holding one."""
+reader, its listener and its place on the event loop, not the request that opened it
+(its session, its URL resolver's lists), which thousands of open streams would each
+keep alive, and each full collection of the garbage collector walk."""
 
 import asyncio
 import gc
@@ -15,7 +14,6 @@ from django.db import connections
 from django.test import Client
 
 from matches import live
-from scoresheet.collector import MIDDLE, OLDER, YOUNG, SetAside
 
 
 def closed():
@@ -25,20 +23,10 @@ def closed():
 
 @pytest.fixture
 def server_module():
-    """scoresheet.asgi, loaded in this process, which is no worker: the garbage collector
-    as it was, walking everything and collecting by itself (a worker's sets aside what it
-    loaded, and what each full collection leaves, and collects between requests:
-    ``scoresheet.collector``), during the test and after it."""
+    """scoresheet.asgi, loaded in this process, which is no worker."""
     import scoresheet.asgi
 
-    def as_it_was():
-        gc.callbacks[:] = [callback for callback in gc.callbacks if type(callback) is not SetAside]
-        gc.unfreeze()
-        gc.set_threshold(YOUNG, MIDDLE, OLDER)
-
-    as_it_was()
-    yield scoresheet.asgi
-    as_it_was()
+    return scoresheet.asgi
 
 
 def test_an_open_stream_keeps_no_request_alive(transactional_db, match, ana, server_module):

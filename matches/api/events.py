@@ -154,8 +154,7 @@ def watch_events(request, watch_token):
 def reader(request):
     """Who reads a stream, as the stream keeps them for as long as it lasts: their account
     itself. ``request.user`` is a lazy wrapper that holds the whole request, and every
-    object the request made would stay alive (and be walked by each full collection of
-    the garbage collector) with every open stream."""
+    object the request made would stay alive with every open stream."""
     return copy.copy(request.user)  # a SimpleLazyObject's copy is of what it wraps
 
 
