@@ -354,6 +354,7 @@ def main():
     # The development settings, as on both databases alike: the pages find the static
     # files where they are, with nothing collected.
     os.environ.setdefault("DEBUG", "true")
+    os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "0")  # a COPY of a million rows
     import django
 
     django.setup()

@@ -173,19 +173,20 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's, with a health check that costs no round trip (scoresheet/postgresql).
-    DATABASES["default"]["ENGINE"] = "scoresheet.postgresql"
+    # No statement runs, and no lock is waited on, longer than these (seconds; 0 for no
+    # limit, for a long migration, say): a request stuck on the database is answered 503
+    # ("try again") instead of holding its thread.
+    waits = {
+        "statement_timeout": envint("DATABASE_STATEMENT_TIMEOUT", 30),
+        "lock_timeout": envint("DATABASE_LOCK_TIMEOUT", 10),
+    }
+    options = {"options": " ".join(f"-c {name}={limit * 1000}" for name, limit in waits.items())}
     if envbool("DATABASE_PREPARED", True):
-        # The server binds the parameters, so each query is planned once a connection (a
-        # prepared statement from its second use) and every sheet after that skips the
-        # planning of its dozen queries. A pooler that hands a connection to another
-        # client between transactions (PgBouncer in transaction mode, before 1.21) cannot
-        # keep them: DATABASE_PREPARED=false turns them off.
-        DATABASES["default"]["OPTIONS"] = {
-            "server_side_binding": True,
-            "prepare_threshold": 1,
-            **DATABASES["default"].get("OPTIONS", {}),
-        }
+        # Prepared statements (docs/decisions/0004-database-connections.md). A pooler that
+        # hands a connection to another client between transactions (PgBouncer in
+        # transaction mode, before 1.21) cannot keep them: DATABASE_PREPARED=false.
+        options |= {"server_side_binding": True, "prepare_threshold": 1}
+    DATABASES["default"]["OPTIONS"] = {**options, **DATABASES["default"].get("OPTIONS", {})}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two phones writing at once take turns instead of failing "database is locked":
     # every transaction takes the write lock as it begins (a deferred one that has read
