@@ -4,7 +4,6 @@ a person's history and its filters, and opening a new match."""
 from django.db import connections, models, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.functions import Left
-from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -96,22 +95,16 @@ class MatchQuerySet(models.QuerySet):
         found = self.filter(**lookup).order_by().values_list("version", flat=True)[:1]
         return next(iter(found), None)
 
-    def version_of(self, pk, *, lock=False) -> int | None:
+    def version_of(self, pk) -> int | None:
         """The version of match ``pk``, or None: all a signed poll reads while nothing
-        changed, which is most of the traffic. Its SQL is written out, since building
-        the query through the ORM cost twice its round trip to the database. With
-        ``lock``, inside a transaction, its row is locked until the commit, as
-        ``select_for_update()`` locks it."""
+        changed, which is most of the traffic. Its SQL is written out: built through the
+        ORM, it cost the poll a third of its rate (docs/decisions/0005-the-poll.md)."""
         if self.query.has_filters():
             raise TypeError("version_of reads any match: call it on Match.objects")
         connection = connections[self.db]
         quote, meta = connection.ops.quote_name, self.model._meta
         version = quote(meta.get_field("version").column)
         sql = f"SELECT {version} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
-        if lock and connection.get_autocommit():
-            raise TransactionManagementError("version_of(lock=True) is for a transaction.")
-        if lock and connection.features.has_select_for_update:
-            sql += f" {connection.ops.for_update_sql()}"
         with connection.cursor() as cursor:
             cursor.execute(sql, [pk])
             found = cursor.fetchone()

@@ -6,7 +6,6 @@ link shows anyone the night's rubber in play. A poll answers 304 from one query 
 nothing changed (``condition``), and a phone whose rubber has a next moves there.
 """
 
-import functools
 import hashlib
 import time
 from urllib.parse import urlencode
@@ -123,11 +122,9 @@ def _poll_signature(request, match_id, user_id) -> str:
     return signing.dumps(claim, salt=POLL_SALT)
 
 
-@functools.lru_cache(maxsize=16384)
 def _poll_claim(signature):
     """What a poll signature says (match, user, session mark, when signed), or None if
-    it is not one of ours. Checked once in this process and remembered: a page polls
-    with the same signature all day, and the check costs as much as the rest of a 304."""
+    it is not one of ours."""
     try:
         claim = signing.loads(signature, salt=POLL_SALT)
     except signing.BadSignature:
