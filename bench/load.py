@@ -15,8 +15,8 @@ a few seconds each:
 and prints requests/s, p50 and p99 for each, and its throughput as a ratio to
 the control measured in the same run (the control runs before and after each
 target; the mean of the two is the reference). Absolute numbers depend on the
-machine; the ratios are the result. Goals: poll >= 0.5, fragment >= 0.15,
-entry >= 0.15, calculator >= 0.5.
+machine; the ratios are the result. Goals: poll >= 0.4, fragment >= 0.15,
+calculator >= 0.5; the entry has none, its cost is reported beside the least entry's.
 
 The least entry (write) goes through the API's own stack, token and JSON body, and does
 in one transaction what no entry can do without: it locks the match's row, bumps its

@@ -25,7 +25,13 @@ def median_round(results):
     return sorted(results, key=lambda result: result["ratio"])[len(results) // 2]
 
 
-def ratios(rounds, controls, goals):
+NO_GOAL = {
+    "entry": "no goal: its cost is what it reads and writes",
+    "write": "no goal: the least an entry can cost",
+}
+
+
+def ratios(rounds, controls, goals, cores):
     """Each target's median round against the control and its goal, and how much the
     control itself moved over the run."""
     print(f"{'target':<12}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'control':>9}{'ratio':>8}"
@@ -37,7 +43,7 @@ def ratios(rounds, controls, goals):
         median = median_round(results)
         goal = goals[name]
         if goal is None:
-            verdict = "no goal: the least an entry can cost"
+            verdict = NO_GOAL.get(name, "no goal")
         else:
             verdict = "met" if median["ratio"] >= goal else "MISSED"
         errors = sum(result["errors"] for result in results)
@@ -51,11 +57,13 @@ def ratios(rounds, controls, goals):
             f"{verdict}"
         )
     if "entry" in rounds and "write" in rounds:
-        entry, least = (median_round(rounds[name])["ratio"] for name in ("entry", "write"))
+        entry, least = (median_round(rounds[name]) for name in ("entry", "write"))
         print(
-            f"\nAn entry runs at {entry / least:.2f} of the least an entry can cost (write: a "
-            f"token, the match locked, its version bumped, an event, the notice), which is "
-            f"{least:.2f} of the control."
+            f"\nAn entry runs at {entry['ratio'] / least['ratio']:.2f} of the least an entry "
+            f"can cost (write: a token, the match locked, its version bumped, an event, the "
+            f"notice), which is {least['ratio']:.2f} of the control. Each costs the machine "
+            f"{1000 * cores / entry['rps']:.1f} and {1000 * cores / least['rps']:.1f} ms of a "
+            f"core ({cores} cores over the requests answered a second, the load's own included)."
         )
     rates = [control["rps"] for control in controls]
     print(
