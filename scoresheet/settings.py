@@ -1,7 +1,8 @@
 """SquareScores settings: one file, read from the environment.
 
 Production is the default: DEBUG is off unless DEBUG=true says otherwise, and the app
-refuses to start without a SECRET_KEY of its own (bin/run makes one for its copy).
+refuses to start without a SECRET_KEY of its own (or the one bin/run made for this copy,
+in .secret_key).
 Production also sets ALLOWED_HOSTS and DATABASE_URL (an SQLite file beside the project
 otherwise). DEBUG=true is for working on the code, with a development key.
 """
@@ -78,8 +79,16 @@ def envorigin(name):
     return value
 
 
+def kept_secret_key() -> str:
+    """The key bin/run made for this copy (``.secret_key``, kept out of git), if any."""
+    kept = Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / ".secret_key")
+    return kept.read_text().strip() if kept.is_file() else ""
+
+
 DEBUG = envbool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY") or kept_secret_key()
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
 if not SECRET_KEY:
     raise ImproperlyConfigured(
         "Set SECRET_KEY to a long random string of this deployment's own (python3 -c "

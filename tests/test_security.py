@@ -363,8 +363,8 @@ def test_production_refuses_the_development_secret_key():
     assert "Set SECRET_KEY: the development key is refused" in refused.stderr
 
 
-def test_debug_is_off_unless_set_and_production_needs_a_key_of_its_own():
-    env = production()
+def test_debug_is_off_unless_set_and_production_needs_a_key_of_its_own(tmp_path):
+    env = production(SECRET_KEY_FILE=str(tmp_path / "no-key-here"))
     del env["DEBUG"]
     assert started(env).stdout.strip() == "False"
     del env["SECRET_KEY"]
@@ -485,3 +485,16 @@ def test_an_outsiders_match_list_and_nights_hold_nothing_of_others(secrets_of, a
     match = secrets_of[0]
     assert client.get(f"/api/nights/{match.night_id}/").status_code == 404
     assert "Maria" not in shown(browser(olga).get("/"))
+
+
+def test_the_key_bin_run_made_for_this_copy_will_do(tmp_path):
+    kept = tmp_path / "kept"
+    kept.write_text("a-key-of-this-copys-own-" + "k" * 40 + "\n")
+    env = production(SECRET_KEY_FILE=str(kept))
+    del env["SECRET_KEY"]
+    said = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings;"
+         " print(settings.SECRET_KEY)"],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert said.stdout.strip() == "a-key-of-this-copys-own-" + "k" * 40
