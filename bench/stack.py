@@ -71,9 +71,10 @@ SERVERS = {
     "wsgi-gthread": ["-k", "gthread", "--threads", "{threads}", "scoresheet.wsgi:application"],
     "django-asgi": ["-k", "uvicorn_worker.UvicornWorker", "bench.asgi:application"],
 }
-# a2wsgi's bridge, where it is installed (it is no dependency of the app's).
+# a2wsgi's bridge, where a2wsgi is installed (it is no dependency of the app's); the
+# module is bench/a2wsgi_bridge.py, so that bench/ on sys.path is no a2wsgi of its own.
 if importlib.util.find_spec("a2wsgi") is not None:
-    SERVERS["a2wsgi"] = ["-k", "uvicorn_worker.UvicornWorker", "bench.a2wsgi:application"]
+    SERVERS["a2wsgi"] = ["-k", "uvicorn_worker.UvicornWorker", "bench.a2wsgi_bridge:application"]
 
 
 class Other(Server):
