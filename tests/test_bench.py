@@ -2,8 +2,8 @@
 line keeps the options README.md's "Benchmark" section documents, with their defaults.
 
 Nothing here starts the app's server: the benches themselves run, small, in
-test_bench_pages.py and test_bench_load.py. The client is checked here against a
-stand-in that answers as the sheet's pages do.
+test_bench_pages.py, test_bench_load.py and test_bench_lighthouse.py. The client is
+checked here against a stand-in that answers as the sheet's pages do.
 """
 
 import importlib
@@ -22,6 +22,7 @@ MODULES = [
     "bench.tables",
     "bench.report",
     "bench.pages",
+    "bench.lighthouse",
     "bench.settings",
     "bench.urls",
 ]
