@@ -100,6 +100,15 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     expect(phone.get_by_role("button", name=re.compile("desforra|mesmas equipas"))).to_have_count(0)
     expect(organiser.locator(".draw")).to_contain_text("Falta de comparência: vitória de Inês")
     expect(organiser.locator(".draw").get_by_role("link", name="partida 1").first).to_be_visible()
+    organiser.set_viewport_size({"width": 1920, "height": 1080})
+    look(organiser, "flow-pt-PT-organiser-walkover-again-1920x1080")
+    organiser.set_viewport_size({"width": 360, "height": 640})
+    phone.goto(f"{app.url}/history/")
+    expect(phone.locator("#rubbers")).to_contain_text(
+        "Falta de comparência: vitória de Inês & Tiago"
+    )
+    expect(phone.locator("#rubbers")).not_to_contain_text("terminada antes do fim")
+    look(phone, "flow-pt-PT-history-walkover-360x640")
 
     # Ending the tournament asks first.
     organiser.get_by_role("link", name="Terminar o torneio…").click()
