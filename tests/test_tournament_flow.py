@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from matches import values
 from matches.models import Match
-from tests.tournaments import play_round, tournament_of, win_rubber, win_series
+from tests.tournaments import pair_id, play_round, tournament_of, win_rubber, win_series
 
 NO_REMATCH = "A tournament's rubbers follow its series"
 
@@ -202,3 +202,19 @@ def test_every_series_links_to_its_rubbers_on_the_page_and_the_results(client, a
         assert f'href="{reverse("match", args=[match])}"' in results
     for series in tournament.progress().rounds[1].series:
         assert f'href="{reverse("match", args=[series.current_match])}"' in page
+
+
+def test_a_negra_in_play_is_named_by_its_table_when_it_is_in_the_way(ana):
+    # Ana's pair beats Zé's, Zé's beats Inês's, Inês's beats Ana's: all three level.
+    tournament = tournament_of(ana, pairs=3, tables=1, mocas_to_win=1)
+    ana_s, ze_s, ines_s = (pair_id(tournament, name) for name in ("Ana", "Zé", "Inês"))
+    beats = {ana_s: ze_s, ze_s: ines_s, ines_s: ana_s}
+    for _ in range(3):
+        tournament.start_round(ana)
+        play_round(tournament, winners=lambda s: s.a if beats[s.a] == s.b else s.b)
+    negra = tournament.play_negra(ana, [ze_s, ana_s])
+    named = "Table 1 (negra: Zé & Maria v Ana & Rui) is still playing."
+    with pytest.raises(values.Conflict) as refused:
+        tournament.play_negra(ana, [ze_s, ines_s])
+    assert refused.value.message == f"A negra is still being played: {named}"
+    assert refused.value.data["in_the_way"] == [{"table": 1, "match": negra.pk, "series": None}]

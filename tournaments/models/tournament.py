@@ -146,6 +146,22 @@ class TournamentQuerySet(models.QuerySet):
         return tournament
 
 
+def in_the_way(template, now, **params) -> values.Conflict:
+    """The refusal to go on while tables still play (``now``, a progress): it names
+    each one and its rubber, and gives the API their ids."""
+    return values.Conflict(
+        template,
+        in_the_way="; ".join(item.text for item in now.in_the_way),
+        data={
+            "in_the_way": [
+                {"table": item.table, "match": item.match, "series": item.series}
+                for item in now.in_the_way
+            ]
+        },
+        **params,
+    )
+
+
 def _whole(value, what, least, most) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         value = None
@@ -260,27 +276,14 @@ class Tournament(models.Model):
             self._lock_tables()
             self.require_organiser(by, _("start a round"))
             now = progress(self)
-            # Each refusal names what is in the way, and the API gives its rubbers.
-            in_the_way = {
-                "in_the_way": [
-                    {"table": item.table, "match": item.match, "series": item.series}
-                    for item in now.in_the_way
-                ]
-            }
-            said = "; ".join(item.text for item in now.in_the_way)
             if now.blocked == "unfinished":
-                raise values.Conflict(
+                raise in_the_way(
                     _("Round %(number)s is still being played: %(in_the_way)s."),
+                    now,
                     number=now.rounds[-1].number,
-                    in_the_way=said,
-                    data=in_the_way,
                 )
             if now.blocked == "in_play":
-                raise values.Conflict(
-                    _("A table is still playing: %(in_the_way)s."),
-                    in_the_way=said,
-                    data=in_the_way,
-                )
+                raise in_the_way(_("A table is still playing: %(in_the_way)s."), now)
             if now.blocked == "level_at_cut":
                 names = {pair.pk: pair.name for pair in now.pairs}
                 raise values.Conflict(
@@ -467,7 +470,7 @@ class Tournament(models.Model):
             if not any(set(ids) <= set(group) for group in now.level_groups()):
                 raise values.Conflict(_("These two pairs don't share a rank: no negra to play."))
             if any(negra.in_play for negra in now.negras):
-                raise values.Conflict(_("A negra is still being played: finish it first."))
+                raise in_the_way(_("A negra is still being played: %(in_the_way)s."), now)
             free = [number for number, current in sorted(now.tables.items()) if current is None]
             if not free:
                 raise values.Conflict(_("Every table is playing: wait for one to be free."))
