@@ -191,6 +191,9 @@ class Sheet:
     # Who made the entry an undo would take back (whoever looks: the author or the host
     # see the undo): part of each viewer's point of view (``fragments``).
     latest_by: int | None = None
+    # A club tournament's rubber: what comes next is the tournament's to say, not a rematch.
+    in_tournament: bool = False
+    walkover: str | None = None  # the side awarded the rubber: the other did not turn up
 
     @property
     def acting(self) -> bool:
@@ -227,7 +230,12 @@ class Sheet:
 
     @property
     def may_rematch(self) -> bool:
-        return self.hosting and not self.in_play and self.next is None
+        return self.hosting and not self.in_play and self.next is None and not self.in_tournament
+
+    @property
+    def walkover_names(self) -> str:
+        """The pair that won by walkover, as the table names it."""
+        return self.by_side[self.walkover].names if self.walkover else ""
 
     def side(self, side) -> Side:
         return next(view for view in self.sides if view.side == side)
@@ -457,4 +465,6 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         crosses_text=describe(sides, pending, marks),
         labels=labels,
         latest_by=latest.by_id if latest is not None else None,
+        in_tournament=match.night.tournament_table,
+        walkover=match.walkover or None,
     )

@@ -36,6 +36,7 @@ class Summary:
     marks: tuple[str, ...]
     ended_by: str | None
     version: int
+    walkover: str | None = None  # the side awarded it: the other did not turn up
 
     @property
     def by_side(self) -> dict[str, Score]:
@@ -59,6 +60,7 @@ def summary(match: Match) -> Summary:
         marks=tuple(match.marks),
         ended_by=match.names().get(match.ended_by_id) if match.ended_by_id else None,
         version=match.version,
+        walkover=match.walkover or None,
     )
 
 

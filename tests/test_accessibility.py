@@ -112,6 +112,7 @@ def tables(match, ana, rui, ze, maria):
     registering = tournament_of(ana, pairs=4, tables=3)
     return {
         "tournament": tournament,
+        "waiting": tournament.progress().rounds[0].series[2],
         "registering": registering,
         "free_table": registering.tables.first(),
         "match": match,
@@ -239,6 +240,12 @@ PAGES = [
     ("tournament in play", "ana", visit("/tournaments/{tournament}/")),
     ("tables' QR codes", "ana", visit("/tournaments/{tournament}/tables/")),
     ("tournament's results", "ana", visit("/tournaments/{tournament}/results/")),
+    (
+        "walkover, asked first",
+        "ana",
+        visit("/tournaments/{tournament}/series/{waiting.id}/walkover/?winner={waiting.a}"),
+    ),
+    ("ending the tournament, asked first", "ana", visit("/tournaments/{tournament}/end/")),
     ("projector", None, visit("/tournaments/watch/{tournament.watch_token}/")),
     ("table waiting", None, visit("/tables/{free_table.token}/")),
 ]

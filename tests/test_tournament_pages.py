@@ -118,14 +118,20 @@ def test_a_walkover_from_the_page(client, ana):
     tournament.start_round(ana)
     series = tournament.progress().rounds[0].series[0]
     client.force_login(ana)
-    client.post(reverse("walkover", args=[tournament.pk, series.id]), {"winner": series.b})
+    client.post(
+        reverse("walkover", args=[tournament.pk, series.id]), {"winner": series.b, "confirm": "yes"}
+    )
     assert tournament.progress().series_by_id(series.id).winner == series.b
     refused = client.post(
-        reverse("walkover", args=[tournament.pk, series.id]), {"winner": "x"}, follow=True
+        reverse("walkover", args=[tournament.pk, series.id]),
+        {"winner": "x", "confirm": "yes"},
+        follow=True,
     )
     assert "The winner must be one of the series" in refused.content.decode()
     again = client.post(
-        reverse("walkover", args=[tournament.pk, series.id]), {"winner": series.a}, follow=True
+        reverse("walkover", args=[tournament.pk, series.id]),
+        {"winner": series.a, "confirm": "yes"},
+        follow=True,
     )
     assert "already a walkover" in again.content.decode()
     assert tournament.progress().series_by_id(series.id).winner == series.b

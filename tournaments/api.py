@@ -7,8 +7,11 @@ own methods (which check every rule and refuse in the pages' words), and the boa
 (``board.read``) as the answer.
 """
 
+from django.db import transaction
 from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from matches import conditional, limits, links, live
@@ -18,6 +21,7 @@ from matches.api.base import (
     answers,
     anyone,
     endpoint,
+    errors,
     row_id,
     too_many,
     valid,
@@ -31,6 +35,7 @@ from .serializers import (
     NegraSerializer,
     NegraStartedSerializer,
     PairsSerializer,
+    RoundRefusedSerializer,
     TableSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
@@ -99,25 +104,57 @@ def pairs(request, id):
     return answer(request, tournament)
 
 
-@answers(201, TournamentSerializer, 401, 404, 409)
+@extend_schema(
+    responses={
+        201: TournamentSerializer,
+        **errors(401, 404),
+        409: OpenApiResponse(
+            RoundRefusedSerializer,
+            description="A round is unfinished or a table still playing (``in_the_way`` "
+            "names them), or no round is left.",
+        ),
+    }
+)
 @endpoint("POST", "start_round", "Draw the next round", TAG)
 def rounds(request, id):
     """Drawn, its series put on the tables (the rest wait for a free one), the first
-    rubber of each series on a table started. 409 while a round is unfinished, or when
-    no round is left."""
+    rubber of each series on a table started. 409 while a round is unfinished or a table
+    still playing (the refusal names each, with its rubber), or when no round is left."""
     tournament = organised(request, id)
     tournament.start_round(request.user)
     return answer(request, tournament, status.HTTP_201_CREATED)
 
 
-@answers(200, TournamentSerializer, 400, 401, 404, 409)
-@endpoint("POST", "record_walkover", "Record a walkover", TAG, request=WalkoverSerializer)
+@extend_schema(
+    methods=["POST"],
+    operation_id="record_walkover",
+    summary="Record a walkover",
+    description="The series is won by ``winner``, mocas_to_win to nil; a rubber in play "
+    "for it is ended as a walkover. 409 once a rubber of it has been won.",
+    tags=[TAG],
+    request=WalkoverSerializer,
+    responses={200: TournamentSerializer, **errors(400, 401, 404, 409)},
+)
+@extend_schema(
+    methods=["DELETE"],
+    operation_id="undo_walkover",
+    summary="Take back a walkover",
+    description="The series is to be played again: the rubber the walkover ended is back "
+    "in play at its table (a series that had none waits for a free table). 409 once the "
+    "table has moved on: another rubber started there, the next round or a negra.",
+    tags=[TAG],
+    request=None,
+    responses={200: TournamentSerializer, **errors(401, 404, 409)},
+)
+@api_view(["POST", "DELETE"])
+@transaction.atomic
 def walkover(request, id, series_id):
-    """The series is won by ``winner``, mocas_to_win to nil. 409 once a rubber of it
-    has been won."""
     tournament = organised(request, id)
-    data = valid(WalkoverSerializer, request)
-    tournament.walkover(request.user, row_id(series_id), data["winner"])
+    if request.method == "DELETE":
+        tournament.undo_walkover(request.user, row_id(series_id))
+    else:
+        data = valid(WalkoverSerializer, request)
+        tournament.walkover(request.user, row_id(series_id), data["winner"])
     return answer(request, tournament)
 
 

@@ -45,6 +45,8 @@ class SeriesLine:
     walkover: bool
     matches: list
     current_match: int | None
+    # A walkover the organiser may still take back: its table has not moved on.
+    walkover_undoable: bool = False
 
     @property
     def winner_name(self) -> str:
@@ -131,6 +133,7 @@ class Board:
     level_groups: list = field(default_factory=list)  # [[pair id, ...], ...]
     blocked: str | None = None
     level_at_cut: list = field(default_factory=list)
+    in_the_way: list = field(default_factory=list)  # progress.InTheWay: tables still playing
     can_draw: bool = False
 
     @property
@@ -166,8 +169,20 @@ def version(tournament_id) -> int | None:
     return own + (rubbers or 0)
 
 
+def _undoable(walkovers) -> None:
+    """Mark the walkovers of the round in play whose table has not moved on: no rubber
+    started after the series' last one (one query, when there are any)."""
+    last = {line.matches[-1]: line for line in walkovers if line.matches}
+    moved_on = set(
+        Match.objects.filter(previous__in=list(last)).values_list("previous", flat=True)
+    ) if last else set()  # fmt: skip
+    for line in walkovers:
+        line.walkover_undoable = not line.matches or line.matches[-1] not in moved_on
+
+
 def read(tournament) -> Board:
-    """The board of ``tournament`` (``progress``'s seven queries, and four more)."""
+    """The board of ``tournament`` (``progress``'s seven queries, and four more; five
+    while a walkover of the round in play may be taken back)."""
     now = tournament.progress()
     names = {pair.pk: pair.name for pair in now.pairs}
     playing = [series.current_match for series in now.series() if series.current_match]
@@ -224,6 +239,8 @@ def read(tournament) -> Board:
         for standing in now.standings
     ]
     current = rounds[-1] if rounds else None
+    if current is not None and tournament.ended_at is None and not now.negras:
+        _undoable([line for line in current.series if line.walkover])
     on_table = {}
     if current is not None:
         on_table = {series.table: series for series in current.series if series.table}
@@ -271,5 +288,6 @@ def read(tournament) -> Board:
         level_groups=now.level_groups() if now.round_robin_done else [],
         blocked=now.blocked,
         level_at_cut=[names[pair] for pair in now.level_at_cut],
+        in_the_way=now.in_the_way,
         can_draw=now.next_round is not None,
     )

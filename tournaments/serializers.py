@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from matches import links
 from matches.api.fields import WRITTEN, Body, Events, RuleField, WholeNumberField, Written
+from matches.api.readings import ErrorSerializer
 
 from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_PAIRS, MOST_TABLES, Tournament, read_pairs
 from .models.tournament import clean_tournament_name
@@ -162,6 +163,22 @@ class TournamentSerializer(serializers.Serializer):
             str(table.number): links.absolute(request, reverse("table", args=[table.token]))
             for table in board.tables
         }
+
+
+class InTheWaySerializer(serializers.Serializer):
+    table = serializers.IntegerField(allow_null=True, help_text="The table still playing.")
+    match = serializers.IntegerField(allow_null=True, help_text="The rubber in play there.")
+    series = serializers.IntegerField(
+        allow_null=True, help_text="The series it is a rubber of, or that waits for a table."
+    )
+
+
+class RoundRefusedSerializer(ErrorSerializer):
+    in_the_way = InTheWaySerializer(
+        many=True,
+        required=False,
+        help_text="What keeps the next round from starting, as the sentence names it.",
+    )
 
 
 class NegraStartedSerializer(serializers.Serializer):

@@ -20,6 +20,11 @@ urlpatterns = [
         organising.walkover,
         name="walkover",
     ),
+    path(
+        "tournaments/<id:pk>/series/<id:series_id>/walkover/undo/",
+        organising.undo_walkover,
+        name="undo_walkover",
+    ),
     path("tournaments/<id:pk>/negra/", organising.negra, name="negra"),
     path("tournaments/<id:pk>/end/", organising.end, name="end_tournament"),
     path("tournaments/<id:pk>/tables/", screens.table_cards, name="table_cards"),

@@ -149,6 +149,12 @@ class MatchSummarySerializer(serializers.Serializer):  # a summaries.Summary
     winner = serializers.ChoiceField(SIDE_CHOICES, allow_null=True)
     marks = serializers.ListField(child=serializers.ChoiceField(MARK_CHOICES))
     ended_by = serializers.CharField(allow_null=True)
+    walkover = serializers.ChoiceField(
+        SIDE_CHOICES,
+        allow_null=True,
+        help_text="Ended because the other side did not turn up (a tournament's walkover): "
+        "the side awarded it; null otherwise.",
+    )
     version = serializers.IntegerField()
 
 

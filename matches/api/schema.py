@@ -193,8 +193,10 @@ LINKS = {
     ("start_tournament", "201"): ON_THE_TOURNAMENT,
     ("start_round", "201"): {
         "record_walkover": {**SAME, "series_id": f"{FIRST_SERIES}/id"},
+        "undo_walkover": {**SAME, "series_id": f"{FIRST_SERIES}/id"},
         "get_match": {"id": f"{FIRST_SERIES}/current_match"},
     },
+    ("record_walkover", "200"): {"undo_walkover": {**SAME, "series_id": "$request.path.series_id"}},
     ("start_negra", "201"): {"get_match": {"id": "$response.body#/match"}},
 }
 

@@ -117,6 +117,13 @@ def nothing_here():
     return _("There is nothing here, or it is not yours to see. Is it your match? Log in.")
 
 
+def no_rematch_in_a_tournament():
+    return _(
+        "A tournament's rubbers follow its series, and the organiser's page runs it: there "
+        "is no rematch here."
+    )
+
+
 def join_link_gone():
     return _("This join link is not valid any more: ask the host for the new one.")
 

@@ -28,6 +28,7 @@ from .base import (
     clean_seat_name,
     join_link_gone,
     new_token,
+    no_rematch_in_a_tournament,
 )
 from .nights import Night
 from .playing import Playing
@@ -81,6 +82,9 @@ class Match(Playing, Seating, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ended_at = models.DateTimeField(null=True, blank=True)
+    # The side awarded the rubber because the other did not turn up (a walkover in a
+    # club's series, recorded by its organiser): the rubber is ended, nobody won it here.
+    walkover = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True)
     created = models.DateTimeField(default=timezone.now)
     updated = models.DateTimeField(auto_now=True)
 
@@ -388,7 +392,8 @@ class Match(Playing, Seating, models.Model):
         ``seats`` maps each seat of the new match to the seat of this one whose
         player sits there (e.g. {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
         swaps partners); None keeps the same pairs. Everyone seated before is
-        seated again, and the deal carries on round the table.
+        seated again, and the deal carries on round the table. Never at a
+        tournament's table: what is played there next is the tournament's to say.
         """
         moves = dict(seats) if seats else {position: position for position in values.SEATS}
         if sorted(moves) != sorted(values.SEATS) or sorted(moves.values()) != sorted(values.SEATS):
@@ -397,25 +402,37 @@ class Match(Playing, Seating, models.Model):
             )
         with self._changing(deals=True):
             self._require_host(by, _("start a rematch"))
-            self._check_finished_and_last()
-            self._check_version(version)
-            old = {seat.position: seat for seat in self.seats.all()}
-            following = self._start_next(
-                by,
-                first_dealer=self.dealer(len(self.deal_list()) + 1),
-                seats=[
-                    Seat(
-                        position=new,
-                        name=old[was].name,
-                        user_id=old[was].user_id,
-                        freed_from_id=old[was].freed_from_id,
-                    )
-                    for new, was in moves.items()
-                ],
-                start={"rematch_of": self.pk, "seats": moves},
-                rematch={"seats": moves},
-            )
-        return following
+            if self.night.tournament_table:
+                raise values.Conflict(no_rematch_in_a_tournament())
+            return self._play_again(by, moves, version)
+
+    def next_moca(self, by) -> "Match":
+        """The next rubber (moca) of a club's series at this table, started by its
+        tournament: the same pairs in the same seats, the deal passing on."""
+        with self._changing(deals=True):
+            self._require_host(by, _("start a rematch"))
+            return self._play_again(by, {position: position for position in values.SEATS})
+
+    def _play_again(self, by, moves, version=None) -> "Match":
+        """The next rubber with this one's players, seated by ``moves``; under the lock."""
+        self._check_finished_and_last()
+        self._check_version(version)
+        old = {seat.position: seat for seat in self.seats.all()}
+        return self._start_next(
+            by,
+            first_dealer=self.dealer(len(self.deal_list()) + 1),
+            seats=[
+                Seat(
+                    position=new,
+                    name=old[was].name,
+                    user_id=old[was].user_id,
+                    freed_from_id=old[was].freed_from_id,
+                )
+                for new, was in moves.items()
+            ],
+            start={"rematch_of": self.pk, "seats": moves},
+            rematch={"seats": moves},
+        )
 
     def hand_over(self, by, names) -> "Match":
         """The table plays on with other players: the next rubber of the night, its

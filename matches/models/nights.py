@@ -30,6 +30,9 @@ class Night(models.Model):
     )
     join_token = models.CharField(max_length=43, unique=True, default=new_token)
     watch_token = models.CharField(max_length=43, unique=True, default=new_token)
+    # A club tournament's table: its rubbers follow the series the tournament puts there,
+    # so its host starts none by hand (no rematch).
+    tournament_table = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
 
     objects = NightQuerySet.as_manager()

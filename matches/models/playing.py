@@ -260,8 +260,9 @@ class Playing:
             )
         return row
 
-    def end(self, by, *, version=None) -> None:
-        """End a rubber that breaks up before the target: nobody wins it."""
+    def end(self, by, *, version=None, walkover=None) -> None:
+        """End a rubber that breaks up before the target: nobody wins it. With
+        ``walkover`` (a side), it ends because the other side did not turn up."""
         with self._changing():
             self._require_member_or_host(by, _("end it"))
             self._check_open()
@@ -269,11 +270,29 @@ class Playing:
             self.status = self.ENDED
             self.ended_by = by
             self.ended_at = timezone.now()
+            self.walkover = values.check_side(walkover) if walkover else ""
+            after = {"games": {"a": self.games_a, "b": self.games_b}}
+            if walkover:
+                after["walkover"] = self.walkover
+            self._commit(by, Event.END, after=after, fields=("ended_by", "ended_at", "walkover"))
+
+    def reopen(self, by) -> None:
+        """The host takes back the end of a rubber (a walkover recorded in error): it is
+        in play again as it was, while the table has not moved on to its next rubber."""
+        with self._changing(deals=True):
+            self._require_host(by, _("take back the end of a match"))
+            if self.status != self.ENDED:
+                raise values.Conflict(_("This match was not ended: there is nothing to take back."))
+            self._check_not_closed(_("its end stands."))
+            before = {"ended_by": self.ended_by_id, "walkover": self.walkover or None}
+            self.status = self.IN_PLAY
+            self.ended_by, self.ended_at, self.walkover = None, None, ""
             self._commit(
                 by,
-                Event.END,
-                after={"games": {"a": self.games_a, "b": self.games_b}},
-                fields=("ended_by", "ended_at"),
+                Event.REOPENED,
+                sheet=self.sheet(),
+                before=before,
+                fields=("ended_by", "ended_at", "walkover"),
             )
 
     def add_note(self, by, *, side, text, deal=None) -> RevokeNote:

@@ -105,7 +105,7 @@ class Event(models.Model):
     REMATCH, REDEAL = "rematch", "redeal"
     SEAT_FREED, SEAT_LINK, SEAT_ASKED = "seat_freed", "seat_link", "seat_asked"
     SEAT_GIVEN, SEAT_REFUSED = "seat_given", "seat_refused"
-    EDITED = "edited"
+    EDITED, REOPENED = "edited", "reopened"
     ACTIONS = [
         (START, _("started the match")),
         (JOIN, _("took a seat")),
@@ -124,6 +124,7 @@ class Event(models.Model):
         (SEAT_GIVEN, _("gave a seat back")),
         (SEAT_REFUSED, _("turned down a request for a seat")),
         (EDITED, _("changed the rubber outside the sheet")),
+        (REOPENED, _("took back the end of the match")),
     ]
     SHEET_ACTIONS = (ENTRY, UNDO, CORRECTION, REDEAL, EDITED)
     # The changes after which a rubber may be over (won, or ended early).

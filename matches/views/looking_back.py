@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from .. import export, rules, values
 from .. import standings as tables
 from ..forms import HistoryFilterForm, NightForm, RematchForm
-from ..models import Match, Night, User, explain
+from ..models import Match, Night, User, explain, no_rematch_in_a_tournament
 from ..sheet import names_of, read
 from .answers import form_page
 
@@ -131,6 +131,10 @@ def _line(match, side=None):
         "match": match,
         "sides": [{"names": names[s], "games": games[s], "won": match.winner == s} for s in order],
         "marks": [MARKS[mark] for mark in match.marks],
+        # Ended because the other pair did not turn up: said as such, not as ended early.
+        "walkover": _("Walkover: won by %(pair)s") % {"pair": names[match.walkover]}
+        if match.walkover
+        else "",
     }
 
 
@@ -148,7 +152,7 @@ def history(request):
     for match in page:
         line = _line(match, match.side)
         line["outcome"] = outcome(match)
-        line["outcome_label"] = OUTCOMES[line["outcome"]]
+        line["outcome_label"] = line["walkover"] or OUTCOMES[line["outcome"]]
         lines.append(line)
     context = {
         "form": form,
@@ -204,7 +208,9 @@ def night(request, pk):
         "rubbers": len(rubbers),
         "tally": tables.tally(night.rubbers()),
         "named": night.named,
-        "next_from": last if hosting and last and not last.in_play else None,
+        "next_from": last
+        if hosting and last and not last.in_play and not night.tournament_table
+        else None,
     }
     return render(request, "matches/night.html", context)
 
@@ -218,15 +224,19 @@ def rubber(request, pk):
     names = names_of(match)
     events = list(match.events.select_related("by").order_by("id"))
     seated = {seat.position: seat.name for seat in match.seat_list()}
+    line = _line(match, match.side)
     context = {
         "match": match,
         "sheet": sheet,
-        "line": _line(match, match.side),
-        "outcome_label": OUTCOMES[outcome(match)],
+        "line": line,
+        "outcome_label": line["walkover"] or OUTCOMES[outcome(match)],
         "names": match.side_names(),
         "changes": [_change(event, sheet.labels, seated, names) for event in events],
         "next_from": match
-        if match.is_host(request.user) and not match.in_play and sheet.next is None
+        if match.is_host(request.user)
+        and not match.in_play
+        and sheet.next is None
+        and not sheet.in_tournament
         else None,
     }
     return render(request, "matches/rubber.html", context)
@@ -358,6 +368,9 @@ def next_rubber(request, pk):
     if not match.is_host(request.user):
         message = _("Only the host can start a rematch.")
         return render(request, "problem.html", {"message": message}, status=403)
+    if match.night.tournament_table:
+        message = no_rematch_in_a_tournament()
+        return render(request, "problem.html", {"message": message}, status=409)
     form = RematchForm(request.POST or None, match=match)
     if request.method == "POST" and form.is_valid():
         try:

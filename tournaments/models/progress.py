@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext
 
 from matches.models import Match
 
@@ -80,6 +81,17 @@ class NegraState:
 
 
 @dataclass
+class InTheWay:
+    """What keeps the next round from starting: a table still playing, or a series
+    waiting for one; ``text`` says it in the active language."""
+
+    text: str
+    table: int | None  # its number
+    match: int | None  # the rubber in play there
+    series: int | None = None
+
+
+@dataclass
 class Progress:
     tournament: object
     pairs: list
@@ -93,6 +105,7 @@ class Progress:
     next_round: tuple | None = None
     blocked: str | None = None  # "unfinished", "in_play", "level_at_cut", "none_left"
     level_at_cut: list = field(default_factory=list)
+    in_the_way: list = field(default_factory=list)  # InTheWay, while unfinished or in play
 
     @property
     def status(self) -> str:
@@ -216,6 +229,50 @@ def progress(tournament, *, rng=None) -> Progress:
     return result
 
 
+def _in_the_way(result: Progress) -> list[InTheWay]:
+    """Every table still playing, with who plays there, then every series of the last
+    round waiting for a table: what the organiser must see finished first."""
+    names = {pair.pk: pair.name for pair in result.pairs}
+    last = result.rounds[-1] if result.rounds else None
+    series = {state.current_match: state for state in last.series} if last else {}
+    negras = {negra.row.match_id: negra.row for negra in result.negras if negra.in_play}
+    found = []
+    for table, match in sorted(result.tables.items()):
+        if match is None:
+            continue
+        if match in series:
+            state = series[match]
+            text = gettext("Table %(table)s (%(a)s v %(b)s, moca %(moca)s) is still playing") % {
+                "table": table,
+                "a": names[state.a],
+                "b": names[state.b],
+                "moca": state.mocas["a"] + state.mocas["b"] + 1,
+            }
+            found.append(InTheWay(text, table, match, state.id))
+        elif match in negras:
+            negra = negras[match]
+            text = gettext("Table %(table)s (negra: %(a)s v %(b)s) is still playing") % {
+                "table": table,
+                "a": names[negra.a_id],
+                "b": names[negra.b_id],
+            }
+            found.append(InTheWay(text, table, match))
+        else:
+            text = gettext("Table %(table)s (rubber %(match)s) is still playing") % {
+                "table": table,
+                "match": match,
+            }
+            found.append(InTheWay(text, table, match))
+    for state in last.series if last else []:
+        if not state.decided and state.current_match is None:
+            text = gettext("%(a)s v %(b)s are waiting for a table") % {
+                "a": names[state.a],
+                "b": names[state.b],
+            }
+            found.append(InTheWay(text, state.table, None, state.id))
+    return found
+
+
 def _ranked(state: SeriesState) -> ranking.Series:
     mocas, games = state.mocas, state.games
     return ranking.Series(
@@ -242,9 +299,12 @@ def _plan(result: Progress, rng) -> None:
         return
     if last is not None and not last.finished:
         result.blocked = "unfinished"
+        result.in_the_way = _in_the_way(result)
         return
-    if any(negra.in_play for negra in result.negras):
+    if any(result.tables.values()):
+        # A negra, or any rubber still in play at a table, keeps it busy.
         result.blocked = "in_play"
+        result.in_the_way = _in_the_way(result)
         return
     ids = [pair.pk for pair in result.pairs]
     if tournament.round_robin_phase and not result.round_robin_done:

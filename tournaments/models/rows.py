@@ -103,6 +103,9 @@ class Series(models.Model):
     def seat_names(self) -> dict[str, str]:
         return seat_names(self.a, self.b)
 
+    def side_of(self, pair_id) -> str:
+        return "a" if pair_id == self.a_id else "b"
+
 
 class Rubber(models.Model):
     """One rubber (moca) of a series: an ordinary match."""

@@ -17,7 +17,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -140,10 +140,26 @@ class TournamentQuerySet(models.QuerySet):
             tournament._register(pairs)
             for number in range(1, tables + 1):
                 night = Night.objects.create(
-                    host=organiser, name=f"{name} · {number}"[:80], place=""
+                    host=organiser, name=f"{name} · {number}"[:80], place="", tournament_table=True
                 )
                 Table.objects.create(tournament=tournament, number=number, night=night)
         return tournament
+
+
+def in_the_way(template, now, **params) -> values.Conflict:
+    """The refusal to go on while tables still play (``now``, a progress): it names
+    each one and its rubber, and gives the API their ids."""
+    return values.Conflict(
+        template,
+        in_the_way="; ".join(item.text for item in now.in_the_way),
+        data={
+            "in_the_way": [
+                {"table": item.table, "match": item.match, "series": item.series}
+                for item in now.in_the_way
+            ]
+        },
+        **params,
+    )
 
 
 def _whole(value, what, least, most) -> int:
@@ -261,12 +277,13 @@ class Tournament(models.Model):
             self.require_organiser(by, _("start a round"))
             now = progress(self)
             if now.blocked == "unfinished":
-                raise values.Conflict(
-                    _("Round %(number)s is still being played: finish it first."),
+                raise in_the_way(
+                    _("Round %(number)s is still being played: %(in_the_way)s."),
+                    now,
                     number=now.rounds[-1].number,
                 )
             if now.blocked == "in_play":
-                raise values.Conflict(_("A negra is still being played: finish it first."))
+                raise in_the_way(_("A table is still playing: %(in_the_way)s."), now)
             if now.blocked == "level_at_cut":
                 names = {pair.pk: pair.name for pair in now.pairs}
                 raise values.Conflict(
@@ -335,7 +352,7 @@ class Tournament(models.Model):
         series = rubber.series
         now = progress(self).series_by_id(series.pk)
         if not now.decided:
-            following = match.rematch(self.organiser)
+            following = match.next_moca(self.organiser)
             Rubber.objects.create(series=series, match=following)
         else:
             waiting = (
@@ -380,8 +397,60 @@ class Tournament(models.Model):
             series.walkover_winner_id = winner_id
             series.save(update_fields=["walkover_winner"])
             if current is not None:
-                current.end(self.organiser)  # the table goes on (play_on)
+                # The table goes on (play_on); its phones read that it was a walkover.
+                current.end(self.organiser, walkover=series.side_of(winner_id))
             self.changed()
+
+    def undo_walkover(self, by, series_id) -> None:
+        """The organiser takes back a walkover recorded in error: the series is to be
+        played again, the rubber the walkover ended back in play at its table (or, for
+        a series that had none, it waits for a free table). Refused once that table
+        has moved on: another rubber started there, the next round drawn, or a negra."""
+        with transaction.atomic():
+            self._lock_tables()
+            self.require_organiser(by, _("take back a walkover"))
+            series = (
+                Series.objects.filter(pk=series_id, round__tournament=self)
+                .select_related("round", "table", "a", "b")
+                .first()
+            )
+            if series is None:
+                raise NotFound(_("There is no such series in this tournament."))
+            if series.walkover_winner_id is None:
+                raise values.Conflict(_("This series is not a walkover: there is nothing to undo."))
+            if self.ended_at is not None:
+                raise values.Conflict(_("The tournament is over: its walkovers stand."))
+            later = self.rounds.filter(number__gt=series.round.number).exists()
+            if later or self.negras.exists():
+                raise values.Conflict(
+                    _("The tournament has moved on since (the next round or a negra has "
+                      "started), so this walkover stands.")
+                )  # fmt: skip
+            last = Match.objects.filter(pk__in=series.rubbers.values("match")).first()
+            if last is not None and last.next_rubber_id() is not None:
+                raise values.Conflict(
+                    _("Table %(table)s has moved on to its next series, so this walkover "
+                      "stands."),
+                    table=series.table.number,
+                )  # fmt: skip
+            series.walkover_winner = None
+            series.save(update_fields=["walkover_winner"])
+            if last is not None and last.walkover:
+                last.reopen(self.organiser)  # its phones see it in play again
+            elif series.table is None:
+                self._seat_waiting(series)
+            elif last is None or not last.in_play:
+                self._first_rubber(series, series.table)
+            self.changed()
+
+    def _seat_waiting(self, series) -> None:
+        """A series waiting for a table takes the first free one, if any is."""
+        busy = Match.objects.filter(night=OuterRef("night"), status=Match.IN_PLAY)
+        free = self.tables.annotate(busy=Exists(busy)).filter(busy=False).order_by("number").first()
+        if free is not None:
+            series.table = free
+            series.save(update_fields=["table"])
+            self._first_rubber(series, free)
 
     def play_negra(self, by, pair_ids) -> Match:
         """The organiser has two pairs that share a rank play a deciding rubber, once the
@@ -401,7 +470,7 @@ class Tournament(models.Model):
             if not any(set(ids) <= set(group) for group in now.level_groups()):
                 raise values.Conflict(_("These two pairs don't share a rank: no negra to play."))
             if any(negra.in_play for negra in now.negras):
-                raise values.Conflict(_("A negra is still being played: finish it first."))
+                raise in_the_way(_("A negra is still being played: %(in_the_way)s."), now)
             free = [number for number, current in sorted(now.tables.items()) if current is None]
             if not free:
                 raise values.Conflict(_("Every table is playing: wait for one to be free."))

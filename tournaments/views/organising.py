@@ -22,7 +22,7 @@ from matches.views.answers import posted as posted_data
 
 from .. import board as boards
 from ..forms import NewTournamentForm, PairsForm, lines_from_pairs
-from ..models import Tournament
+from ..models import Series, Tournament
 
 
 def organised(request, pk) -> Tournament:
@@ -152,15 +152,56 @@ def start_round(request, pk):
 
 
 @login_required
-@require_POST
-@posted.only("winner", refuse=bad_form)
+@require_http_methods(["GET", "POST"])
+@posted.only("winner", "confirm", refuse=bad_form)
 def walkover(request, pk, series_id):
-    winner = _pair_id(request.POST.get("winner"))
+    """A walkover asks first: its page says what will be recorded (a GET, or a POST
+    not yet confirmed), and only the confirmed POST records it."""
+    tournament = organised(request, pk)
+    data = request.POST if request.method == "POST" else request.GET
+    winner = _pair_id(data.get("winner"))
+    if _confirmed(request):
+        return _act(
+            request,
+            pk,
+            lambda tournament: tournament.walkover(request.user, series_id, winner),
+            _("The walkover is recorded."),
+        )
+    series = (
+        Series.objects.filter(pk=series_id, round__tournament=tournament)
+        .select_related("a", "b")
+        .first()
+    )
+    if series is None:
+        raise Http404
+    if winner not in (series.a_id, series.b_id):
+        return bad_form(request, _("The winner must be one of the series' two pairs."))
+    absent = series.b if winner == series.a_id else series.a
+    present = series.a if winner == series.a_id else series.b
+    return _confirm(
+        request,
+        tournament,
+        title=_("Record a walkover?"),
+        question=_(
+            "%(absent)s did not turn up: %(present)s win the series %(mocas)s–0, its games "
+            "0–0. Until the table moves on, it can be taken back."
+        )
+        % {"absent": absent.name, "present": present.name, "mocas": tournament.mocas_to_win},
+        action=reverse("walkover", args=[tournament.pk, series.pk]),
+        fields={"winner": winner},
+        confirm=_("Record the walkover: %(pair)s win") % {"pair": present.name},
+    )
+
+
+@login_required
+@require_POST
+@posted.only(refuse=bad_form)
+def undo_walkover(request, pk, series_id):
     return _act(
         request,
         pk,
-        lambda tournament: tournament.walkover(request.user, series_id, winner),
-        _("The walkover is recorded."),
+        lambda tournament: tournament.undo_walkover(request.user, series_id),
+        _("The walkover is taken back: the series is to be played."),
     )
 
 
@@ -173,12 +214,48 @@ def negra(request, pk):
 
 
 @login_required
-@require_POST
-@posted.only(refuse=bad_form)
+@require_http_methods(["GET", "POST"])
+@posted.only("confirm", refuse=bad_form)
 def end(request, pk):
-    return _act(
-        request, pk, lambda tournament: tournament.end(request.user), _("The tournament is over.")
+    """Ending the tournament asks first, as a walkover does."""
+    tournament = organised(request, pk)
+    if _confirmed(request):
+        return _act(
+            request,
+            pk,
+            lambda tournament: tournament.end(request.user),
+            _("The tournament is over."),
+        )
+    return _confirm(
+        request,
+        tournament,
+        title=_("End the tournament?"),
+        question=_(
+            "No round is drawn after this, and it can't be taken back. Rubbers in play can "
+            "still be finished."
+        ),
+        action=reverse("end_tournament", args=[tournament.pk]),
+        fields={},
+        confirm=_("End the tournament"),
     )
+
+
+def _confirmed(request) -> bool:
+    return request.method == "POST" and request.POST.get("confirm") == "yes"
+
+
+def _confirm(request, tournament, *, title, question, action, fields, confirm):
+    """The page that asks before a change that is hard to take back: a plain form
+    that posts the change again, confirmed, and a way back."""
+    context = {
+        "tournament": tournament,
+        "title": title,
+        "question": question,
+        "action": action,
+        "fields": fields,
+        "confirm": confirm,
+    }
+    return render(request, "tournaments/confirm.html", context)
 
 
 def _pair_id(value):

@@ -74,9 +74,19 @@ def table(request, token):
         return go(request, reverse("join", args=[table.night.join_token]))
     if request.htmx:
         return HttpResponse()  # still waiting: nothing to swap
+    last = (
+        Match.objects.filter(night=table.night)
+        .prefetch_related("seats")
+        .order_by("-created", "-id")
+        .first()
+    )
     context = {
         "table": table,
         "tournament": table.tournament,
+        # The table's last series was a walkover: said as such, not as a rubber ended.
+        "walkover": _("Walkover: won by %(pair)s") % {"pair": last.side_names()[last.walkover]}
+        if last is not None and last.walkover
+        else "",
         "poll_ms": settings.SHEET_POLL_MS,
         "heartbeat_ms": settings.LIVE_HEARTBEAT_MS,
     }
