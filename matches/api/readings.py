@@ -166,6 +166,10 @@ class MatchSerializer(MatchSummarySerializer):
         source="redeal_rule",
         help_text="Who deals after a redeal: the house rule.",
     )
+    bandeira_at_120 = serializers.BooleanField(
+        help_text="The house rule on 120 points: a bandeira (4 games) whether or not every "
+        "trick was taken; false, 2 games with a trick lost."
+    )
     deals = DealSerializer(many=True, source="rows")
     current_deal = serializers.IntegerField(
         source="current",

@@ -30,6 +30,8 @@ class Night(models.Model):
     )
     join_token = models.CharField(max_length=43, unique=True, default=new_token)
     watch_token = models.CharField(max_length=43, unique=True, default=new_token)
+    # The house rule its rubbers play by when none is asked for: 120 points a bandeira.
+    bandeira_at_120 = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
 
     objects = NightQuerySet.as_manager()
