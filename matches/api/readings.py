@@ -262,6 +262,10 @@ class TallySerializer(serializers.Serializer):
     players = PlayerStandingSerializer(many=True)
 
 
+class NightNoteSerializer(NoteSerializer):  # a summaries.NightNote
+    match = serializers.IntegerField(help_text="The rubber it was noted in.")
+
+
 class NightSerializer(serializers.Serializer):  # a summaries.NightView
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -271,4 +275,7 @@ class NightSerializer(serializers.Serializer):  # a summaries.NightView
         many=True, source="rubbers", help_text="The night's rubbers, in order."
     )
     tally = TallySerializer()
+    notes = NightNoteSerializer(
+        many=True, help_text="The rubbers' revoke notes, withdrawn ones too, in order."
+    )
     events = Events()
