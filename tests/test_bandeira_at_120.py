@@ -160,6 +160,7 @@ def test_the_new_tournament_page_offers_and_sets_the_rule(client, ana):
 def test_the_sheet_says_the_rule_in_its_house_rules(ana, match):
     page = text(browser(ana).get(f"/matches/{at_120(ana).pk}/"))
     assert "House rule: bandeira at 120." in page
+    assert "Bandeira at 120: all 120 points are 4 games" in page  # beside the calculator
     assert "House rule: bandeira at 120." not in text(browser(ana).get(f"/matches/{match.pk}/"))
 
 
