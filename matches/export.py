@@ -133,6 +133,20 @@ def notes_on(match, number, sides, people):
     )
 
 
+def said(corrections, people):
+    """The host's corrections of a deal, each with who made it, when, and its cells."""
+    return " | ".join(
+        gettext("%(name)s at %(time)s: %(before)s → %(after)s")
+        % {
+            "name": people.get(event.by_id) or (event.by.name if event.by else ""),
+            "time": timezone.localtime(event.at).strftime("%H:%M"),
+            "before": cells(event.before),
+            "after": cells(event.after),
+        }
+        for event in corrections
+    )
+
+
 def corrections_of(matches):
     """Each match's corrections by deal, oldest first, for every match in one query."""
     found = {}
@@ -154,16 +168,6 @@ def deal_rows(matches):
         how = safe_cell(outcome(match, names))
         deals = match.deal_list()
         for deal, totals in zip(deals, rules.running_totals(deals), strict=True):
-            corrections = " | ".join(
-                gettext("%(name)s at %(time)s: %(before)s → %(after)s")
-                % {
-                    "name": people.get(event.by_id) or (event.by.name if event.by else ""),
-                    "time": timezone.localtime(event.at).strftime("%H:%M"),
-                    "before": cells(event.before),
-                    "after": cells(event.after),
-                }
-                for event in corrected.get((match.pk, deal.number), [])
-            )
             yield [
                 safe_cell(match.night.name),
                 match.pk,
@@ -180,7 +184,7 @@ def deal_rows(matches):
                 _yes_no(deal.redeal),
                 how,
                 safe_cell(notes_on(match, deal.number, names, people)),
-                safe_cell(corrections),
+                safe_cell(said(corrected.get((match.pk, deal.number), []), people)),
             ]
 
 
