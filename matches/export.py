@@ -20,12 +20,12 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from . import rules
 from .api.readings import MatchSerializer, NightSerializer
-from .models import Match, Night
+from .models import Event, Match, Night
 from .sheet import read
 from .summaries import read_night
 
-# The order is fixed, whatever the language: redeal came last when it was added, so
-# the columns before it kept their places, and the outcome comes after it.
+# The order is fixed, whatever the language: a column added goes last, so the columns
+# before it keep their places (redeal, then the outcome, then notes and corrections).
 CSV_COLUMNS = [
     # Translators: a column of the exported spreadsheet: the night's name.
     pgettext_lazy("export column", "Night"),
@@ -58,6 +58,11 @@ CSV_COLUMNS = [
     # Translators: a column of the exported spreadsheet: how the rubber went, in words
     # ("won by Ana & Rui", "ended early", "in play").
     pgettext_lazy("export column", "Outcome"),
+    # Translators: a column of the exported spreadsheet: the revoke notes on that deal.
+    pgettext_lazy("export column", "Revoke notes"),
+    # Translators: a column of the exported spreadsheet: the host's corrections of that
+    # deal, who made each, when, and the games before and after.
+    pgettext_lazy("export column", "Corrections"),
 ]
 
 YES_NO = {
@@ -111,11 +116,54 @@ def night_rubbers(night):
     return full(Match.objects.filter(night=night).order_by("created", "pk"))
 
 
+def cells(state):
+    """A deal's two cells as the history kept them: "1–0", "·" for an empty cell."""
+    if state.get("redeal"):
+        return gettext("dealt again")
+    return "–".join("·" if state.get(side) is None else str(state[side]) for side in "ab")
+
+
+def notes_on(match, number, sides, people):
+    """The revoke notes standing on deal ``number`` (a withdrawn one was a mistake)."""
+    return " | ".join(
+        gettext("%(side)s revoked: %(text)s (%(author)s)")
+        % {"side": sides[note.side], "text": note.text, "author": people.get(note.author_id, "")}
+        for note in match.notes.all()
+        if note.deal == number and not note.withdrawn
+    )
+
+
+def said(corrections, people):
+    """The host's corrections of a deal, each with who made it, when, and its cells."""
+    return " | ".join(
+        gettext("%(name)s at %(time)s: %(before)s → %(after)s")
+        % {
+            "name": people.get(event.by_id) or (event.by.name if event.by else ""),
+            "time": timezone.localtime(event.at).strftime("%H:%M"),
+            "before": cells(event.before),
+            "after": cells(event.after),
+        }
+        for event in corrections
+    )
+
+
+def corrections_of(matches):
+    """Each match's corrections by deal, oldest first, for every match in one query."""
+    found = {}
+    events = Event.objects.filter(match__in=matches, action=Event.CORRECTION)
+    for event in events.select_related("by").order_by("id"):
+        found.setdefault((event.match_id, event.deal), []).append(event)
+    return found
+
+
 def deal_rows(matches):
-    """A row per deal of each match, with the running totals after it and the
-    rubber's outcome, in the active language."""
+    """A row per deal of each match, with the running totals after it, the rubber's
+    outcome, and the deal's revoke notes and corrections, in the active language."""
+    matches = list(matches)
+    corrected = corrections_of(matches)
     for match in matches:
         names = match.side_names()
+        people = match.names()
         seated = {seat.position: seat.name for seat in match.seat_list()}
         how = safe_cell(outcome(match, names))
         deals = match.deal_list()
@@ -135,6 +183,8 @@ def deal_rows(matches):
                 totals["b"],
                 _yes_no(deal.redeal),
                 how,
+                safe_cell(notes_on(match, deal.number, names, people)),
+                safe_cell(said(corrected.get((match.pk, deal.number), []), people)),
             ]
 
 
@@ -167,7 +217,7 @@ def match_json(match):
 
 
 def nights_with_rubbers(nights):
-    rubbers = Match.objects.select_related("host").prefetch_related("seats")
+    rubbers = Match.objects.select_related("host").prefetch_related("seats", "notes")
     return nights.prefetch_related(Prefetch("matches", queryset=rubbers))
 
 

@@ -143,6 +143,14 @@ class NewMatchForm(forms.Form):
         label=_("After a redeal"),
         optional=True,  # left out: the deal passes on, as most tables play
     )
+    bandeira_at_120 = forms.BooleanField(
+        label=_("Bandeira at 120"),
+        required=False,
+        help_text=_(
+            "All 120 points count as a bandeira (4 games), even with a trick lost. "
+            "Without it, 120 points with a trick lost are 2 games."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -179,6 +187,7 @@ class NewMatchForm(forms.Form):
                 "first_dealer": "a1",
                 "direction": values.COUNTERCLOCKWISE,
                 "redeal": values.NEXT_DEALER,
+                "bandeira_at_120": False,
             }
         seats = last.seat_list()
         initial = {seat.position: seat.name for seat in seats}
@@ -188,6 +197,7 @@ class NewMatchForm(forms.Form):
             first_dealer="a1",
             direction=last.direction,
             redeal=last.redeal_rule,
+            bandeira_at_120=last.bandeira_at_120,
         )
         return initial
 

@@ -99,14 +99,21 @@ def check_points(points: object) -> int:
     return points
 
 
-def games_for_points(points: object, every_trick: bool = False) -> int:
-    """Games a side wins for its card points in one deal."""
+def games_for_points(
+    points: object, every_trick: bool = False, bandeira_at_120: bool = False
+) -> int:
+    """Games a side wins for its card points in one deal.
+
+    Every trick is a bandeira. All 120 points with a trick lost (it held no counting
+    card) is 2 games, unless the table plays the house rule *bandeira at 120*."""
     points = check_points(points)
     if every_trick:
         if points < DECK_POINTS:
             raise InvalidInput(
                 _("Every trick means all 120 points, not %(points)s."), points=points
             )
+        return BANDEIRA_GAMES
+    if bandeira_at_120 and points == DECK_POINTS:
         return BANDEIRA_GAMES
     if points > 90:
         return 2
@@ -134,15 +141,19 @@ def check_card_names(names: Iterable[str]) -> None:
 
 
 def calculate(
-    points: object = None, cards: Mapping[str, object] | None = None, every_trick: bool = False
+    points: object = None,
+    cards: Mapping[str, object] | None = None,
+    every_trick: bool = False,
+    bandeira_at_120: bool = False,
 ) -> Calculation:
-    """The calculator: from points, or from counts of cards, to games."""
+    """The calculator: from points, or from counts of cards, to games (under the
+    table's house rule on 120 points)."""
     if (points is None) == (cards is None):
         raise InvalidInput(_("Give either the points or the cards, not both or neither."))
     if cards is not None:
         check_card_names(cards)
         points = card_points(**cards)
-    games = games_for_points(points, every_trick=every_trick)
+    games = games_for_points(points, every_trick=every_trick, bandeira_at_120=bandeira_at_120)
     points = int(points)
     return Calculation(
         points=points,

@@ -183,6 +183,7 @@ class Sheet:
     next: int | None  # the next rubber of the night, once started (this one is closed)
     may_follow: bool  # the viewer may open the next rubber (they sit or host there)
     redeal_rule: str  # after a redeal: the next player deals, or the same one (melar)
+    bandeira_at_120: bool  # the house rule: all 120 points a bandeira, every trick or not
     join_token: str | None  # the night's links: the host's alone, None for anyone else
     watch_token: str | None
     seat_requests: list[SeatAsked] = field(default_factory=list)  # for the host and members
@@ -459,6 +460,7 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         next=following.pk if following else None,
         may_follow=bool(following and acting and following.can_see(user)),
         redeal_rule=match.redeal_rule,
+        bandeira_at_120=match.bandeira_at_120,
         join_token=match.join_token if hosting else None,
         watch_token=match.watch_token if hosting else None,
         seat_requests=seat_requests,

@@ -6,6 +6,8 @@ the sheet itself (``sheet.py``).
 
 from dataclasses import dataclass
 
+from django.db.models import prefetch_related_objects
+
 from . import values
 from .models import Match, Night, SeatRequest
 from .sheet import SeatRequestLine, SeatView, seat_views
@@ -127,8 +129,24 @@ def history(match: Match) -> list[Change]:
 
 
 @dataclass(frozen=True)
+class NightNote:
+    """A revoke note of one of the night's rubbers, withdrawn or not."""
+
+    match: int
+    id: int
+    side: str
+    deal: int
+    text: str
+    author: str | None
+    withdrawn: bool
+    withdrawn_at: object
+    created: object
+
+
+@dataclass(frozen=True)
 class NightView:
-    """A night: its rubbers in order and its tally (``standings.tally``)."""
+    """A night: its rubbers in order, their revoke notes and its tally
+    (``standings.tally``)."""
 
     id: int
     name: str
@@ -136,11 +154,31 @@ class NightView:
     created: object
     rubbers: list[Summary]
     tally: dict
+    notes: list[NightNote]
 
 
 def read_night(night: Night) -> NightView:
-    """``night``, with its matches (their hosts and seats) prefetched: no query more."""
+    """``night``, with its matches (their hosts and seats) prefetched, and their notes
+    read in one query unless they were too."""
     rubbers = night.rubbers()
+    prefetch_related_objects(rubbers, "notes")
+    notes = []
+    for match in rubbers:
+        names = match.names()  # who may note a revoke: the host and the seats
+        notes += [
+            NightNote(
+                match=match.pk,
+                id=note.pk,
+                side=note.side,
+                deal=note.deal,
+                text=note.text,
+                author=names.get(note.author_id),
+                withdrawn=note.withdrawn,
+                withdrawn_at=note.withdrawn_at,
+                created=note.created,
+            )
+            for note in match.notes.all()
+        ]
     return NightView(
         id=night.pk,
         name=night.name,
@@ -148,4 +186,5 @@ def read_night(night: Night) -> NightView:
         created=night.created,
         rubbers=[summary(match) for match in rubbers],
         tally=tally(rubbers),
+        notes=notes,
     )

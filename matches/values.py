@@ -144,7 +144,8 @@ def whole_number(value: object, what: str, low: int = 0, high: int | None = None
             number = int(text)
     if number is None:
         raise InvalidInput(_("%(what)s must be a whole number."), what=what)
-    if number < 0 <= low:
+    if number < 0 <= low and high is None:
+        # A count on the sheet (games); a bounded number (card points, cards) says its range.
         raise InvalidInput(_("%(what)s can't be negative: the sheet only goes upward."), what=what)
     if number < low and high is None:
         raise InvalidInput(

@@ -46,7 +46,7 @@ def test_works_with_a_signed_in_session_without_csrf(client, ana):
         ({"points": 1}, "Card points can't be 1: no set of cards adds up to 1 or 119."),
         ({"points": 119}, "Card points can't be 119: no set of cards adds up to 1 or 119."),
         ({"points": 121}, "Points must be a whole number from 0 to 120."),
-        ({"points": -5}, "Points can't be negative: the sheet only goes upward."),
+        ({"points": -5}, "Points must be a whole number from 0 to 120."),
         ({"points": 10**40}, "Points must be a whole number from 0 to 120."),
         ({"points": 100, "every_trick": True}, "Every trick means all 120 points, not 100."),
         ({"cards": {"aces": 5}}, "Aces must be a whole number from 0 to 4."),

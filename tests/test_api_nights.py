@@ -66,7 +66,7 @@ def test_night_query_count_stays_flat_as_rubbers_are_added(
     api_as, match, ana, django_assert_num_queries
 ):
     def count_queries():
-        with django_assert_num_queries(3) as captured:  # night, its matches with hosts, seats
+        with django_assert_num_queries(4) as captured:  # night, matches with hosts, seats, notes
             response = api_as(ana).get(f"/api/nights/{match.night_id}/")
         assert response.status_code == 200
         return len(captured.captured_queries), response.json()

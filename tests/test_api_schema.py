@@ -253,7 +253,7 @@ def test_the_calculator_takes_points_or_cards(openapi):
     required = []
     for shape in shapes:
         schema = openapi["components"]["schemas"][shape["$ref"].rsplit("/", 1)[-1]]
-        assert set(schema["properties"]) == {"points", "cards", "every_trick"}
+        assert set(schema["properties"]) == {"points", "cards", "every_trick", "bandeira_at_120"}
         assert schema["additionalProperties"] is False
         required.append(schema["required"])
     assert sorted(required) == [["cards"], ["points"]]

@@ -70,7 +70,11 @@ def test_with_debug_on_a_404_in_a_view_is_the_sites_own_refusal(settings, match,
 
 
 def test_a_finished_rubber_offers_no_calculator_and_no_revoke_note(match, ana, rui):
+    # The tools stay on the page, for an undo to bring back, and app.css hides them
+    # beside a sheet that is not in play (tests/test_browser_calculator.py sees it).
     play(match, ana, ("a", 4, "sweep"))
     page = text(browser(rui).get(f"/matches/{match.pk}/"))
-    assert 'id="calculator"' not in page
-    assert 'id="note-form"' not in page
+    assert '<section id="sheet" class="sheet"' in page
+    assert '<aside class="tools">' in page
+    css = (ROOT / "static" / "app.css").read_text()
+    assert ".sheet:not(.in-play) ~ .tools { display: none; }" in css

@@ -121,3 +121,14 @@ def test_a_host_without_a_seat_picks_whose_cards(ana):
 
     assert "Zé &amp; Maria: 70 points · Ana &amp; Rui: 50 points" in page
     assert '<input type="hidden" name="side" value="b">' in page
+
+
+def test_negative_points_or_cards_are_refused_with_their_range(match, rui):
+    # Card points are no count on the sheet: "the sheet only goes upward" is not why.
+    for data, why in [
+        ({"points": "-5"}, "Points must be a whole number from 0 to 120."),
+        ({"aces": "-1"}, "Aces must be a whole number from 0 to 4."),
+    ]:
+        page = text(calculate(rui, match, **data))
+        assert why in page
+        assert "only goes upward" not in page

@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 import json
+import re
 import zoneinfo
 
 import pytest
@@ -23,8 +24,9 @@ from tests.pages import browser
 
 HEADER = [
     "Night", "Rubber", "Deal", "Dealer", "Side A", "Games A", "Side B", "Games B",
-    "Tie", "Bandeira", "Total A", "Total B", "Redeal", "Outcome",
+    "Tie", "Bandeira", "Total A", "Total B", "Redeal", "Outcome", "Revoke notes", "Corrections",
 ]  # fmt: skip
+OUTCOME = HEADER.index("Outcome")
 
 
 @pytest.fixture
@@ -58,11 +60,11 @@ def test_rubber_csv_has_a_row_per_deal_with_running_totals(rubbers):
     assert csv_rows(one(first)) == [
         HEADER,
         [*start, "1", "Ana", "Ana & Rui", "0", "Zé & Maria", "0", "yes", "no", "0", "0",
-         "no", won],
+         "no", won, "", ""],
         [*start, "2", "Zé", "Ana & Rui", "3", "Zé & Maria", "0", "no", "no", "3", "0",
-         "no", won],
+         "no", won, "", ""],
         [*start, "3", "Rui", "Ana & Rui", "1", "Zé & Maria", "0", "no", "no", "4", "0",
-         "no", won],
+         "no", won, "", ""],
     ]  # fmt: skip
 
 
@@ -75,6 +77,7 @@ def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
     rows = csv_rows(one(second))
     assert rows[1][4:] == [
         "Ana & Zé", "0", "Rui & Maria", "4", "no", "yes", "0", "4", "no", "won by Rui & Maria",
+        "", "",
     ]  # fmt: skip
     waiting = Match.objects.start(ana, SEAT_NAMES, host_seat="a1", night=second.night)
     play(waiting, ana, ("a", 0))
@@ -89,6 +92,8 @@ def test_csv_marks_a_bandeira_and_leaves_a_waiting_cell_blank(rubbers, ana):
         "0",
         "no",
         "in play",
+        "",
+        "",
     ]
 
 
@@ -100,7 +105,7 @@ def test_night_csv_holds_every_rubber_in_order(rubbers):
         (first, "1"), (first, "2"), (first, "3"), (second, "1"), (third, "1"),
         (third, "2"), (fourth, "1"), (fourth, "2"), (fourth, "3"),
     ]  # fmt: skip
-    assert rows[-1][-4:] == ["4", "1", "no", "won by Ana & Rui"]
+    assert rows[-1][10:14] == ["4", "1", "no", "won by Ana & Rui"]
 
 
 def test_csv_defuses_names_a_spreadsheet_would_run(ana):
@@ -109,7 +114,7 @@ def test_csv_defuses_names_a_spreadsheet_would_run(ana):
     row = csv_rows(one(match))[1]
     assert row[3] == "'=HYPERLINK(1)"
     assert row[4] == "'=HYPERLINK(1) & Rui"
-    assert row[-1] == "won by =HYPERLINK(1) & Rui"  # inside the sentence it cannot run
+    assert row[OUTCOME] == "won by =HYPERLINK(1) & Rui"  # inside the sentence it cannot run
 
 
 def kept(answer):
@@ -281,7 +286,7 @@ def test_portuguese_csv_writes_headers_yes_no_and_outcome_in_portuguese(rubbers,
     assert bandeira[1][8:10] == [no, yes]
     assert bandeira[1][12] == no
     # Words the catalogues already hold: the rows are in the reader's language.
-    assert ended[1][-1] == ENDED_EARLY[language]
+    assert ended[1][OUTCOME] == ENDED_EARLY[language]
 
 
 def test_outcome_column_says_how_each_rubber_went_on_each_of_its_deals(rubbers, ana, maria):
@@ -289,9 +294,9 @@ def test_outcome_column_says_how_each_rubber_went_on_each_of_its_deals(rubbers, 
     in_play = fourth.rematch(ana)
     play(in_play, ana, ("a", 1))
     rows = rows_of(browser(maria).get(f"/nights/{first.night_id}/export.csv"))
-    assert rows[0][-1] == "Outcome"
+    assert rows[0][OUTCOME] == "Outcome"
     assert len(rows) == 1 + 9 + 1
-    assert {(row[1], row[-1]) for row in rows[1:]} == {
+    assert {(row[1], row[OUTCOME]) for row in rows[1:]} == {
         (str(first.pk), "won by Ana & Rui"),
         (str(second.pk), "won by Rui & Maria"),
         (str(third.pk), "ended early"),
@@ -303,9 +308,9 @@ def test_outcome_column_says_how_each_rubber_went_on_each_of_its_deals(rubbers, 
 def test_outcome_in_portuguese_for_a_rubber_in_play(match, ana):
     play(match, ana, ("a", 1))
     response = download(browser(ana), f"/matches/{match.pk}/export.csv", "pt-BR")
-    assert rows_of(response, ";")[1][-1] == "em andamento"
+    assert rows_of(response, ";")[1][OUTCOME] == "em andamento"
     response = download(browser(ana), f"/matches/{match.pk}/export.csv", "pt-PT")
-    assert rows_of(response, ";")[1][-1] == "em curso"
+    assert rows_of(response, ";")[1][OUTCOME] == "em curso"
 
 
 def started(match, when):
@@ -354,3 +359,60 @@ def test_night_csv_reads_in_a_fixed_number_of_queries(rubbers, ana, django_asser
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(path)
     assert len(rows_of(response)) == 1 + 9 + 5
+
+
+def test_csv_holds_each_deals_revoke_notes_and_corrections(rubbers, ana, ze, maria):
+    last = rubbers[3]  # 1 for Zé & Maria, then 2 and 2 for Ana & Rui
+    last.add_note(ze, side="a", deal=2, text="Rui revoked in trumps")
+    withdrawn = last.add_note(ana, side="b", deal=2, text="a mistake")
+    last.withdraw_note(ana, withdrawn.pk)
+    last.correct(ana, number=2, a=3, b=0)
+    last.correct(ana, number=3, a=1, b=0)  # still won at deal 3, 4–1
+    rows = csv_rows(one(last))
+    notes, corrections = HEADER.index("Revoke notes"), HEADER.index("Corrections")
+    noted = "Ana & Rui revoked: Rui revoked in trumps (Zé)"  # the withdrawn one left out
+    assert [row[notes] for row in rows[1:]] == ["", noted, ""]
+    assert rows[1][corrections] == ""
+    assert re.fullmatch(r"Ana at \d\d:\d\d: 2–0 → 3–0", rows[2][corrections])
+    assert re.fullmatch(r"Ana at \d\d:\d\d: 2–0 → 1–0", rows[3][corrections])
+
+
+def test_csv_notes_and_corrections_are_defused_and_in_the_readers_language(rubbers, ana, ze):
+    rubbers[0].add_note(ze, side="a", deal=1, text="=1+1")
+    rubbers[0].correct(ana, number=1, a=0, b=0)  # the tie as it was: a correction all the same
+    response = download(browser(ana), f"/matches/{rubbers[0].pk}/export.csv", "pt-PT")
+    row = rows_of(response, ";")[1]
+    assert row[-2] == "Ana & Rui renunciou: =1+1 (Zé)"  # a sentence: nothing to run
+    assert re.fullmatch(r"Ana às \d\d:\d\d: 0–0 → 0–0", row[-1])
+
+
+def test_night_csv_with_notes_and_corrections_reads_in_a_fixed_number_of_queries(
+    rubbers, ana, ze, django_assert_max_num_queries
+):
+    client = browser(ana)
+    path = f"/nights/{rubbers[0].night_id}/export.csv"
+    client.get(path)
+    with django_assert_max_num_queries(20) as few:
+        client.get(path)
+    for rubber in rubbers:
+        rubber.add_note(ze, side="b", deal=1, text="revoke")
+    rubbers[3].correct(ana, number=2, a=3, b=0)
+    rubbers[0].correct(ana, number=1, a=0, b=0)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(path)
+    assert sum(1 for row in rows_of(response)[1:] if row[-2]) == 4
+
+
+def test_night_json_holds_every_rubbers_revoke_notes(api_as, rubbers, ana, ze):
+    note = rubbers[1].add_note(ze, side="b", deal=1, text="Maria revoked")
+    rubbers[2].add_note(ana, side="a", deal=2, text="withdrawn later")
+    rubbers[2].withdraw_note(ana, rubbers[2].notes.get(text="withdrawn later").pk)
+    night = export.nights_with_rubbers(Night.objects.filter(pk=rubbers[0].night_id)).get()
+    exported = json.loads(json.dumps(export.night_json(night)))
+    assert [(n["match"], n["side"], n["deal"], n["text"], n["author"], n["withdrawn"])
+            for n in exported["notes"]] == [
+        (rubbers[1].pk, "b", 1, "Maria revoked", "Zé", False),
+        (rubbers[2].pk, "a", 2, "withdrawn later", "Ana", True),
+    ]  # fmt: skip
+    assert exported["notes"][0]["id"] == note.pk
+    assert exported == kept(api_as(ze).get(f"/api/nights/{night.pk}/"))

@@ -69,6 +69,14 @@ class NewTournamentForm(forms.Form):
         label=_("Pairs, one a line"),
         help_text=_("Two names a line, as in “Ana & Rui”."),
     )
+    bandeira_at_120 = forms.BooleanField(
+        label=_("Bandeira at 120"),
+        required=False,
+        help_text=_(
+            "All 120 points count as a bandeira (4 games), even with a trick lost. "
+            "Without it, 120 points with a trick lost are 2 games."
+        ),
+    )
 
 
 class PairsForm(forms.Form):

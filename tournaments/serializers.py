@@ -6,7 +6,15 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches import links
-from matches.api.fields import WRITTEN, Body, Events, RuleField, WholeNumberField, Written
+from matches.api.fields import (
+    WRITTEN,
+    Body,
+    Events,
+    RuleField,
+    WholeNumberField,
+    Written,
+    YesNo,
+)
 from matches.api.readings import ErrorSerializer
 
 from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_PAIRS, MOST_TABLES, Tournament, read_pairs
@@ -57,6 +65,10 @@ class TournamentCreateSerializer(Body):
     )
     tables = WholeNumberField(min_value=1, max_value=MOST_TABLES, default=1)
     mocas_to_win = WholeNumberField(min_value=1, max_value=MOST_MOCAS, default=3)
+    bandeira_at_120 = YesNo(
+        help_text="The house rule every rubber plays by: all 120 points a bandeira (4 "
+        "games), every trick taken or not."
+    )
 
 
 class PairsSerializer(Body):

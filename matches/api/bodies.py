@@ -104,6 +104,10 @@ class CalculatorSerializer(Body):
     )
     cards = CardsSerializer(required=False, allow_null=True)
     every_trick = YesNo(help_text="The side took every trick (a bandeira).")
+    bandeira_at_120 = YesNo(
+        help_text="The table's house rule: all 120 points are a bandeira (4 games), every "
+        "trick taken or not. Left out, 120 points with a trick lost are 2 games."
+    )
 
 
 # The calculator's body in its two shapes, as the schema says it (``CalculatorSerializer``
@@ -169,6 +173,12 @@ class MatchCreateSerializer(Body):
         help_text="After a redeal the next player deals (next_dealer), or the same dealer "
         "deals again (same_dealer: melar, as some Brazilian tables play). Rematches keep it.",
     )  # fmt: skip
+    bandeira_at_120 = YesNo(
+        default=serializers.empty,  # left out: the night's rule (a new night's: false)
+        help_text="The house rule on 120 points: true, a bandeira (4 games) every trick "
+        "taken or not. Left out: false for a new night, else the night's. Rematches, and "
+        "the night's rubbers, keep it.",
+    )
     night = WholeNumberField(
         required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
         help_text="One of the caller's nights, or null to start a new night.",

@@ -87,6 +87,7 @@ def _start(request):
         direction=data["direction"],
         first_dealer=data["first_dealer"],
         redeal_rule=data["redeal"],
+        bandeira_at_120=data.get("bandeira_at_120"),
         night=night,
         night_name=data["night_name"],
         place=data["place"],

@@ -99,6 +99,9 @@ def calculator(request):
     """Either the points or the cards of one side; no sign-in needed."""
     data = valid(CalculatorSerializer, request)
     calculation = rules.calculate(
-        points=data.get("points"), cards=data.get("cards"), every_trick=data["every_trick"]
+        points=data.get("points"),
+        cards=data.get("cards"),
+        every_trick=data["every_trick"],
+        bandeira_at_120=data["bandeira_at_120"],
     )
     return Response(CalculationSerializer(calculation).data)

@@ -172,6 +172,10 @@ class MatchSerializer(MatchSummarySerializer):
         source="redeal_rule",
         help_text="Who deals after a redeal: the house rule.",
     )
+    bandeira_at_120 = serializers.BooleanField(
+        help_text="The house rule on 120 points: a bandeira (4 games) whether or not every "
+        "trick was taken; false, 2 games with a trick lost."
+    )
     deals = DealSerializer(many=True, source="rows")
     current_deal = serializers.IntegerField(
         source="current",
@@ -264,6 +268,10 @@ class TallySerializer(serializers.Serializer):
     players = PlayerStandingSerializer(many=True)
 
 
+class NightNoteSerializer(NoteSerializer):  # a summaries.NightNote
+    match = serializers.IntegerField(help_text="The rubber it was noted in.")
+
+
 class NightSerializer(serializers.Serializer):  # a summaries.NightView
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -273,4 +281,7 @@ class NightSerializer(serializers.Serializer):  # a summaries.NightView
         many=True, source="rubbers", help_text="The night's rubbers, in order."
     )
     tally = TallySerializer()
+    notes = NightNoteSerializer(
+        many=True, help_text="The rubbers' revoke notes, withdrawn ones too, in order."
+    )
     events = Events()

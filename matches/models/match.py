@@ -71,6 +71,8 @@ class Match(Playing, Seating, models.Model):
     first_dealer = models.CharField(max_length=2, choices=SEAT_CHOICES, default="a1")
     # The house rule after a redeal: the deal passes on, or the same dealer deals again.
     redeal_rule = models.CharField(max_length=16, choices=REDEAL_RULES, default=values.NEXT_DEALER)
+    # The house rule on 120 points: a bandeira whether or not every trick was taken.
+    bandeira_at_120 = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     # The result, kept on the row so lists and tallies need no deals; _commit()
     # re-derives all of it from the deals after every change.
@@ -473,6 +475,7 @@ class Match(Playing, Seating, models.Model):
             previous=self,
             direction=self.direction,
             redeal_rule=self.redeal_rule,
+            bandeira_at_120=self.bandeira_at_120,
             first_dealer=first_dealer,
         )
         for seat in seats:

@@ -33,6 +33,8 @@ class Night(models.Model):
     # A club tournament's table: its rubbers follow the series the tournament puts there,
     # so its host starts none by hand (no rematch).
     tournament_table = models.BooleanField(default=False)
+    # The house rule its rubbers play by when none is asked for: 120 points a bandeira.
+    bandeira_at_120 = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
 
     objects = NightQuerySet.as_manager()

@@ -237,14 +237,18 @@ class MatchQuerySet(models.QuerySet):
         direction=values.COUNTERCLOCKWISE,
         first_dealer="a1",
         redeal_rule=values.NEXT_DEALER,
+        bandeira_at_120=None,
         night=None,
         night_name="",
         place="",
     ):
         """Open a match: four seat names, the host's seat (or none), who deals first,
-        and the house rule after a redeal (the deal passes on, or *melar*).
+        and the house rules: after a redeal (the deal passes on, or *melar*), and on 120
+        points (``bandeira_at_120``: a bandeira whatever the tricks).
 
-        Without ``night`` it opens a new night, named ``night_name`` or else the date.
+        Without ``night`` it opens a new night, named ``night_name`` or else the date,
+        which keeps the rule on 120 points for its rubbers; in a night, a rubber plays
+        the night's unless ``bandeira_at_120`` says otherwise.
         """
         direction = values.check_direction(direction)
         redeal_rule = values.check_redeal_rule(redeal_rule)
@@ -255,19 +259,25 @@ class MatchQuerySet(models.QuerySet):
             raise NotAllowed(_("Only the night's host can add a match to it."))
         night_name = clean_night_name(night_name)
         place = clean_place(place)
+        if bandeira_at_120 is not None:
+            bandeira_at_120 = values.ticked(bandeira_at_120)
         with transaction.atomic():
             if night is None:
                 night = Night.objects.create(
                     host=host,
                     name=night_name or timezone.localdate().strftime("%Y-%m-%d"),
                     place=place,
+                    bandeira_at_120=bool(bandeira_at_120),
                 )
+            if bandeira_at_120 is None:
+                bandeira_at_120 = night.bandeira_at_120
             match = self.create(
                 host=host,
                 night=night,
                 direction=direction,
                 first_dealer=first_dealer,
                 redeal_rule=redeal_rule,
+                bandeira_at_120=bandeira_at_120,
             )
             Seat.objects.bulk_create(
                 Seat(

@@ -52,6 +52,7 @@ def new_match(request):
                 direction=form.cleaned_data["direction"],
                 first_dealer=form.cleaned_data["first_dealer"],
                 redeal_rule=form.cleaned_data["redeal"] or values.NEXT_DEALER,
+                bandeira_at_120=form.cleaned_data["bandeira_at_120"],
                 night_name=form.cleaned_data["night_name"],
                 place=form.cleaned_data["place"],
             )

@@ -243,7 +243,10 @@ def _calculate(request, sheet):
     cards = {rank: count or 0 for rank, count in counts.items()} if any(counts.values()) else None
     try:
         result = rules.calculate(
-            points=points, cards=cards, every_trick=values.ticked(post.get("every_trick"))
+            points=points,
+            cards=cards,
+            every_trick=values.ticked(post.get("every_trick")),
+            bandeira_at_120=sheet.bandeira_at_120,
         )
     except values.Refusal as refusal:
         return {"error": explain(refusal), "match_id": sheet.id}

@@ -100,10 +100,13 @@ class TournamentQuerySet(models.QuerySet):
         return self.filter(organiser=user)
 
     def open(self, organiser, *, name, pairs, format="round_robin", rounds=None,
-             knockout_size=None, tables=1, mocas_to_win=3) -> "Tournament":  # fmt: skip
+             knockout_size=None, tables=1, mocas_to_win=3,
+             bandeira_at_120=False) -> "Tournament":  # fmt: skip
         """A new tournament, registering: its pairs, and its tables (a night each, hosted
-        by the organiser, who hosts every rubber)."""
+        by the organiser, who hosts every rubber; each night plays the tournament's house
+        rule on 120 points, so every rubber there does)."""
         name = clean_tournament_name(name)
+        bandeira_at_120 = values.ticked(bandeira_at_120)
         pairs = read_pairs(pairs)
         if format not in dict(Tournament.FORMATS):
             raise values.InvalidInput(
@@ -136,11 +139,16 @@ class TournamentQuerySet(models.QuerySet):
                 knockout_size=knockout_size,
                 table_count=tables,
                 mocas_to_win=mocas_to_win,
+                bandeira_at_120=bandeira_at_120,
             )
             tournament._register(pairs)
             for number in range(1, tables + 1):
                 night = Night.objects.create(
-                    host=organiser, name=f"{name} · {number}"[:80], place="", tournament_table=True
+                    host=organiser,
+                    name=f"{name} · {number}"[:80],
+                    place="",
+                    tournament_table=True,
+                    bandeira_at_120=bandeira_at_120,
                 )
                 Table.objects.create(tournament=tournament, number=number, night=night)
         return tournament
@@ -201,6 +209,8 @@ class Tournament(models.Model):
     knockout_size = models.PositiveSmallIntegerField(null=True, blank=True)
     table_count = models.PositiveSmallIntegerField(default=1)
     mocas_to_win = models.PositiveSmallIntegerField(default=3)
+    # The house rule its rubbers play by: all 120 points a bandeira, every trick or not.
+    bandeira_at_120 = models.BooleanField(default=False)
     watch_token = models.CharField(max_length=43, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=1)
     # Set when the organiser ends it; a tournament whose last series ended is finished too

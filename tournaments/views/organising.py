@@ -57,6 +57,7 @@ def new_tournament(request):
                 knockout_size=data["knockout_size"],
                 tables=data["tables"],
                 mocas_to_win=data["mocas_to_win"],
+                bandeira_at_120=data["bandeira_at_120"],
             )
         except values.Refusal as refusal:
             form.add_error(None, explain(refusal))
