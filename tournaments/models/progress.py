@@ -13,7 +13,7 @@ from django.db.models import OuterRef, Subquery
 
 from matches.models import Match
 
-from .. import draw, ranking
+from .. import draw, places, ranking
 from .rows import Negra, Round, Rubber, Series, Table
 
 
@@ -93,6 +93,8 @@ class Progress:
     next_round: tuple | None = None
     blocked: str | None = None  # "unfinished", "in_play", "level_at_cut", "none_left"
     level_at_cut: list = field(default_factory=list)
+    # The final places (places.Place, best first) once finished; None before.
+    final: list | None = None
 
     @property
     def status(self) -> str:
@@ -213,7 +215,29 @@ def progress(tournament, *, rng=None) -> Progress:
         ],
     )
     _plan(result, rng or random.SystemRandom())
+    if result.finished:
+        result.final = _final_places(result)
     return result
+
+
+def _final_places(result: Progress) -> list:
+    """SPEC's final places: the knockout's champion first, and so on down the bracket;
+    the round robin's order for the rest, or for all when the knockout had no champion."""
+    tournament = result.tournament
+    round_robin = None
+    if tournament.round_robin_phase:
+        round_robin = [(standing.pair, standing.rank) for standing in result.standings]
+    champion = result.champion if tournament.knockout_phase else None
+    knockout = [
+        places.KnockoutRound([_won_lost(series) for series in round.series], round.byes)
+        for round in result.rounds
+        if round.phase == Round.KNOCKOUT and round.finished
+    ]
+    return places.final_places(round_robin, knockout, champion)
+
+
+def _won_lost(series: SeriesState) -> tuple:
+    return series.winner, series.b if series.winner == series.a else series.a
 
 
 def _ranked(state: SeriesState) -> ranking.Series:
