@@ -343,3 +343,27 @@ def test_a_shared_place_ahead_of_the_next_pair_says_they_are_ahead_together():
         "Shares the place with A: level on everything; together, ahead of C on moca difference",
         "",
     ]
+
+
+# Reading while the room plays ----------------------------------------------------------
+
+
+def test_a_round_drawn_while_a_screen_reads_is_left_for_its_next_reading(ana):
+    from django.db import connection
+
+    tournament = tournament_of(ana, pairs=4, mocas_to_win=1)
+    tournament.start_round(ana)
+    play_round(tournament)
+    drawn = []
+
+    def draw_after_the_rounds_are_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not drawn and sql.lstrip().startswith("SELECT") and 'FROM "tournaments_round"' in sql:
+            drawn.append(True)
+            tournament.start_round(ana)  # the organiser, between the screen's queries
+        return result
+
+    with connection.execute_wrapper(draw_after_the_rounds_are_read):
+        now = tournament.progress()
+    assert drawn and len(now.rounds) == 1 and len(now.series()) == 2
+    assert len(tournament.progress().rounds) == 2

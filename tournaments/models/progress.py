@@ -132,12 +132,16 @@ def progress(tournament, *, rng=None) -> Progress:
     """Where ``tournament`` stands now (seven queries)."""
     pairs = list(tournament.pairs.all())
     rounds = list(tournament.rounds.prefetch_related("byes"))
+    # The series and rubbers of the rounds just read: a round drawn between these queries
+    # (a screen reading while the organiser draws) is left for the next reading, rather
+    # than its series found without their round.
+    drawn = [round.pk for round in rounds]
     # Plain values, not rows: a whole night is thousands of series.
-    series_rows = Series.objects.filter(round__tournament=tournament).values_list(
+    series_rows = Series.objects.filter(round__in=drawn).values_list(
         "pk", "number", "a", "b", "table__number", "walkover_winner", "round"
     )
     rubbers = (
-        Rubber.objects.filter(series__round__tournament=tournament)
+        Rubber.objects.filter(series__round__in=drawn)
         .order_by("id")
         .values_list(
             "series_id", "match_id", "match__status", "match__winner", "match__games_a",
