@@ -17,6 +17,7 @@ from tests.tournaments import PAIRS
 from tournaments.models import Tournament
 
 from .test_browser_a_night import shoot, tap
+from .test_browser_projector import read_from_the_back
 
 pytestmark = pytest.mark.browser
 
@@ -85,6 +86,7 @@ def test_a_small_tournament_is_played_to_its_champion(table, app, ana):
     assert tournament.progress().champion == tournament.pairs.get(first="Carla").pk
     assert Match.objects.filter(night__in=tournament.tables.values("night")).count() == 30
     shoot(projector, "tournament-pt-PT-projector-champion-1920x1080")
+    read_from_the_back(projector, least=30)
     projector.set_viewport_size({"width": 1280, "height": 720})
     shoot(projector, "tournament-pt-PT-projector-champion-1280x720")
     shoot(organiser, "tournament-pt-PT-organiser-finished")
