@@ -73,7 +73,7 @@ def test_a_small_tournament_is_played_to_its_champion(table, app, ana):
             shoot(at_table[1], "tournament-pt-PT-table-phone")
             shoot(organiser, "tournament-pt-PT-organiser")
             shoot(projector, "tournament-pt-PT-projector-1920x1080")
-        expect(organiser.locator("#board")).not_to_contain_text("está a ser jogada", timeout=FOLLOW)
+        expect(organiser.locator("#board")).not_to_contain_text("Em jogo:", timeout=FOLLOW)
 
     # Carla & Nuno won every series they were listed first in: 9 points, and ahead of the
     # two other pairs on 9 by their meetings with them.

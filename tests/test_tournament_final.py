@@ -252,6 +252,7 @@ def test_the_organisers_page_names_the_round_draws_the_bracket_and_lists_the_cha
     tournament.start_round(ana)
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="pt-PT").content.decode()
     assert '<h2 id="round-title">Meias-finais</h2>' in page
+    assert "Em jogo: Meias-finais. A ronda seguinte pode começar" in page
     assert page.count('class="bracket-round"') == 3  # the semi-finals, the final, the champion
     assert page.count("a definir") == 2
     play_knockout(tournament, ana)
