@@ -299,7 +299,7 @@ def test_a_knockout_alone_shows_its_byes_in_the_bracket(client, ana):
     page = client.get(
         reverse("tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="pt-PT"
     ).content.decode()
-    assert page.count("De folga: passa à ronda seguinte") == 3
+    assert page.count("De folga, segue em frente") == 3
     assert "Quartos de final" in page
 
 
