@@ -110,9 +110,12 @@ def tables(match, ana, rui, ze, maria):
     tournament.start_round(ana)
     win_rubber(tournament.progress().rounds[0].series[0].current_match, "a")
     registering = tournament_of(ana, pairs=4, tables=3)
+    knockout = tournament_of(ana, pairs=5, tables=2, mocas_to_win=1, format="knockout")
+    knockout.start_round(ana)  # its bracket: a series, three byes, the rounds to come
     return {
         "tournament": tournament,
         "waiting": tournament.progress().rounds[0].series[2],
+        "knockout": knockout,
         "registering": registering,
         "free_table": registering.tables.first(),
         "match": match,
@@ -247,6 +250,8 @@ PAGES = [
     ),
     ("ending the tournament, asked first", "ana", visit("/tournaments/{tournament}/end/")),
     ("projector", None, visit("/tournaments/watch/{tournament.watch_token}/")),
+    ("knockout's bracket", "ana", visit("/tournaments/{knockout}/")),
+    ("projector, knockout", None, visit("/tournaments/watch/{knockout.watch_token}/")),
     ("table waiting", None, visit("/tables/{free_table.token}/")),
 ]
 

@@ -17,6 +17,7 @@ from tests.tournaments import PAIRS
 from tournaments.models import Tournament
 
 from .test_browser_a_night import shoot, tap
+from .test_browser_projector import read_from_the_back
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +73,7 @@ def test_a_small_tournament_is_played_to_its_champion(table, app, ana):
             shoot(at_table[1], "tournament-pt-PT-table-phone")
             shoot(organiser, "tournament-pt-PT-organiser")
             shoot(projector, "tournament-pt-PT-projector-1920x1080")
-        expect(organiser.locator("#board")).not_to_contain_text("está a ser jogada", timeout=FOLLOW)
+        expect(organiser.locator("#board")).not_to_contain_text("Em jogo:", timeout=FOLLOW)
 
     # Carla & Nuno won every series they were listed first in: 9 points, and ahead of the
     # two other pairs on 9 by their meetings with them.
@@ -85,6 +86,7 @@ def test_a_small_tournament_is_played_to_its_champion(table, app, ana):
     assert tournament.progress().champion == tournament.pairs.get(first="Carla").pk
     assert Match.objects.filter(night__in=tournament.tables.values("night")).count() == 30
     shoot(projector, "tournament-pt-PT-projector-champion-1920x1080")
+    read_from_the_back(projector, least=30)
     projector.set_viewport_size({"width": 1280, "height": 720})
     shoot(projector, "tournament-pt-PT-projector-champion-1280x720")
     shoot(organiser, "tournament-pt-PT-organiser-finished")

@@ -208,6 +208,7 @@ def test_results_and_standings_export_for_a_spreadsheet(client, ana):
     rows = list(csv.reader(io.StringIO(results.content.decode("utf-8-sig"))))
     assert rows[0] == [
         "Round",
+        "Round name",
         "Phase",
         "Table",
         "Pair A",
@@ -216,10 +217,10 @@ def test_results_and_standings_export_for_a_spreadsheet(client, ana):
         "Mocas B",
         "Outcome",
     ]
-    assert len(rows) == 3 and rows[1][7].startswith("won by ")
+    assert len(rows) == 3 and rows[1][8].startswith("won by ")
     standings = client.get(reverse("tournament_standings_csv", args=[tournament.pk]))
     lines = list(csv.reader(io.StringIO(standings.content.decode("utf-8-sig"))))
-    assert lines[0][:3] == ["Rank", "Pair", "Points"] and len(lines) == 5
+    assert lines[0][:4] == ["Final place", "Pair", "Rank", "Points"] and len(lines) == 5
     data = json.loads(client.get(reverse("tournament_json", args=[tournament.pk])).content)
     assert data["name"] == "Torneio de Natal" and "watch_token" not in data
     assert len(data["rounds"][0]["series"]) == 2
@@ -231,7 +232,7 @@ def test_a_csv_in_portuguese_splits_at_semicolons(client, ana):
     body = client.get(
         reverse("tournament_standings_csv", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="pt-PT"
     ).content.decode("utf-8-sig")
-    assert body.splitlines()[0].startswith("Posição;Par;Pontos")
+    assert body.splitlines()[0].startswith("Lugar final;Par;Posição;Pontos")
 
 
 def test_every_rubber_is_in_its_players_history(client, ana):

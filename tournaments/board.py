@@ -7,23 +7,53 @@ drawn. The organiser's page, the projector, the exports and the API all present 
 none of them decides anything.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Sum
+from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match
 
-from . import ranking
+from . import places, ranking
 from .models import Round, Table, Tournament
 
-AHEAD_ON = {
-    ranking.HEAD_TO_HEAD_POINTS: _("ahead on head-to-head points"),
-    ranking.HEAD_TO_HEAD_MOCAS: _("ahead on head-to-head mocas"),
-    ranking.MOCA_DIFFERENCE: _("ahead on moca difference"),
-    ranking.MOCAS_WON: _("ahead on mocas won"),
-    ranking.GAME_DIFFERENCE: _("ahead on game difference"),
-    ranking.NEGRA: _("ahead on the negra"),
+# Why a pair is above the next one on the same points, as a player says it: each names
+# the pair it is ahead of.
+AHEAD_OF = {
+    ranking.HEAD_TO_HEAD_POINTS: _("ahead of %(pair)s on head-to-head points"),
+    ranking.HEAD_TO_HEAD_MOCAS: _("ahead of %(pair)s on head-to-head mocas"),
+    ranking.MOCA_DIFFERENCE: _("ahead of %(pair)s on moca difference"),
+    ranking.MOCAS_WON: _("ahead of %(pair)s on mocas won"),
+    ranking.GAME_DIFFERENCE: _("ahead of %(pair)s on game difference"),
+    ranking.NEGRA: _("ahead of %(pair)s: won the negra"),
+}
+# A knockout round by the size of its bracket (places.round_size).
+KNOCKOUT_ROUNDS = {
+    2: pgettext_lazy("knockout round", "Final"),
+    4: pgettext_lazy("knockout round", "Semi-finals"),
+    8: pgettext_lazy("knockout round", "Quarter-finals"),
+    16: pgettext_lazy("knockout round", "Round of 16"),
+    32: pgettext_lazy("knockout round", "Round of 32"),
+    64: pgettext_lazy("knockout round", "Round of 64"),
+}
+START_KNOCKOUT = {
+    2: _("Start the final"),
+    4: _("Start the semi-finals"),
+    8: _("Start the quarter-finals"),
+    16: _("Start the round of 16"),
+    32: _("Start the round of 32"),
+    64: _("Start the round of 64"),
+}
+# How far a pair of the knockout went, beside its final place.
+OUT_IN = {
+    2: _("Lost the final"),
+    4: _("Out in the semi-finals"),
+    8: _("Out in the quarter-finals"),
+    16: _("Out in the round of 16"),
+    32: _("Out in the round of 32"),
+    64: _("Out in the round of 64"),
 }
 PHASES = dict(Round.PHASES)
 FORMATS = dict(Tournament.FORMATS)
@@ -77,6 +107,20 @@ class RoundLine:
         return PHASES[self.phase]
 
     @property
+    def size(self) -> int | None:
+        """A knockout round's bracket: 2 for the final, 4 the semi-finals..."""
+        if self.phase != Round.KNOCKOUT:
+            return None
+        return places.round_size(2 * len(self.series) + len(self.byes))
+
+    @property
+    def name(self) -> str:
+        """ "Round 3" in a round robin; a knockout round by what it is ("Semi-finals")."""
+        if self.phase == Round.KNOCKOUT:
+            return str(KNOCKOUT_ROUNDS[self.size])
+        return gettext("Round %(number)s") % {"number": self.number}
+
+    @property
     def status(self) -> str:
         return "finished" if self.finished else "in_play"
 
@@ -94,11 +138,37 @@ class StandingLine:
     games_won: int
     games_lost: int
     ahead_on: str | None
-    shared: bool  # the rank is shared with another pair
+    shared: bool  # the rank (or, listed by final place, the place) is shared
+    # Why it stands there, as a sentence: shared and with whom, or ahead of whom and why.
+    reason: str = ""
+    place: int | None = None  # its final place, in Board.listed once there are some
+    stage: str = ""  # there too: how far a pair of the knockout went ("Lost the final")
+
+
+@dataclass
+class BracketSlot:
+    """A place in a round of the bracket: a series, a pair sitting the round out, or,
+    for a round not drawn yet, nothing."""
+
+    series: SeriesLine | None = None
+    bye: int | None = None  # the pair's id
+    bye_name: str = ""
 
     @property
-    def reason(self) -> str:
-        return str(AHEAD_ON[self.ahead_on]) if self.ahead_on else ""
+    def pairs(self) -> tuple:
+        if self.series is not None:
+            return (self.series.a, self.series.b)
+        return (self.bye,) if self.bye is not None else ()
+
+    @property
+    def goes_on(self) -> int | None:
+        return self.series.winner if self.series is not None else self.bye
+
+
+@dataclass
+class BracketRound:
+    name: str
+    slots: list  # BracketSlot, in bracket order: slots 2k and 2k+1 feed slot k of the next
 
 
 @dataclass
@@ -135,6 +205,50 @@ class Board:
     level_at_cut: list = field(default_factory=list)
     in_the_way: list = field(default_factory=list)  # progress.InTheWay: tables still playing
     can_draw: bool = False
+    next_size: int | None = None  # the next round's bracket, when it is a knockout's
+    final: list | None = None  # places.Place, best first, once finished; None before
+    bracket: list = field(default_factory=list)  # BracketRound, first knockout round on
+
+    @property
+    def listed(self) -> list:
+        """The standings as the room reads them: by final place once there are final
+        places (the champion first), else by the standings' rank."""
+        if not self.final:
+            return self.standings
+        lines = {line.pair: line for line in self.standings}
+        went_to = self.went_to
+        placed = []
+        for place in self.final:
+            for pair in place.pairs:
+                placed.append(
+                    replace(
+                        lines[pair],
+                        place=place.place,
+                        shared=len(place.pairs) > 1,
+                        stage=went_to.get(pair, ""),
+                    )
+                )
+        return placed
+
+    @property
+    def went_to(self) -> dict:
+        """How far each pair of a finished knockout went ("Out in the semi-finals")."""
+        if self.champion is None or not self.final or not self.bracket:
+            return {}
+        out = {self.champion: gettext("Champions")}
+        for round in self.rounds:
+            if round.phase == Round.KNOCKOUT:
+                for series in round.series:
+                    loser = series.b if series.winner == series.a else series.a
+                    out[loser] = str(OUT_IN[round.size])
+        return out
+
+    @property
+    def start_label(self) -> str:
+        """What the button that draws the next round says."""
+        if self.next_size:
+            return str(START_KNOCKOUT[self.next_size])
+        return gettext("Start round %(number)s") % {"number": self.next_round_number}
 
     @property
     def format_label(self):
@@ -220,7 +334,6 @@ def read(tournament) -> Board:
                 lines,
             )
         )
-    ranks = [standing.rank for standing in now.standings]
     standings = [
         StandingLine(
             rank=standing.rank,
@@ -234,10 +347,11 @@ def read(tournament) -> Board:
             games_won=standing.games_won,
             games_lost=standing.games_lost,
             ahead_on=standing.ahead_on,
-            shared=ranks.count(standing.rank) > 1,
+            shared=False,
         )
         for standing in now.standings
     ]
+    _explain(standings)
     current = rounds[-1] if rounds else None
     if current is not None and tournament.ended_at is None and not now.negras:
         _undoable([line for line in current.series if line.walkover])
@@ -290,4 +404,72 @@ def read(tournament) -> Board:
         level_at_cut=[names[pair] for pair in now.level_at_cut],
         in_the_way=now.in_the_way,
         can_draw=now.next_round is not None,
+        next_size=_next_size(now.next_round),
+        final=now.final,
+        bracket=_bracket(rounds, finished=now.finished),
     )
+
+
+def _explain(lines: list[StandingLine]) -> None:
+    """Each line's sentence: a shared rank says it is shared, with whom and why; a pair
+    above the next one on the same points says it is ahead of it, and on what."""
+    for index, line in enumerate(lines):
+        level = [other for other in lines if other.rank == line.rank]
+        line.shared = len(level) > 1
+        ahead = ""
+        if line.ahead_on and index + 1 < len(lines):
+            ahead = AHEAD_OF[line.ahead_on] % {"pair": lines[index + 1].name}
+        if line.shared:
+            sentence = gettext("Shares the place with %(pairs)s: level on everything") % {
+                "pairs": ", ".join(other.name for other in level if other is not line)
+            }
+            if ahead:
+                # The group is ahead of the next pair, not this pair alone.
+                sentence = gettext("%(shared)s; together, %(ahead)s") % {
+                    "shared": sentence,
+                    "ahead": ahead,
+                }
+            line.reason = sentence
+        else:
+            line.reason = capfirst(ahead)
+
+
+def _next_size(next_round) -> int | None:
+    if next_round is None or next_round[0] != Round.KNOCKOUT:
+        return None
+    drawn = next_round[1]
+    return places.round_size(2 * len(drawn.meetings) + len(drawn.byes))
+
+
+def _bracket(rounds, *, finished) -> list[BracketRound]:
+    """The knockout as a bracket, from its first round to the champion. Each round's
+    slots are ordered after the next round's (the slot a pair came from beside the slot
+    of the one it meets next), so that a round drawn at random still reads as a tree;
+    rounds not drawn yet are empty slots, until the tournament is over."""
+    knockout = [round for round in rounds if round.phase == Round.KNOCKOUT]
+    if not knockout:
+        return []
+    columns = [
+        [BracketSlot(series=series) for series in round.series]
+        + [
+            BracketSlot(bye=pair, bye_name=name)
+            for pair, name in zip(round.byes, round.bye_names, strict=True)
+        ]
+        for round in knockout
+    ]
+    for later in range(len(columns) - 1, 0, -1):
+        earlier = columns[later - 1]
+        fed = []
+        for slot in columns[later]:
+            for pair in slot.pairs:
+                fed += [index for index, feeder in enumerate(earlier) if feeder.goes_on == pair]
+        fed += [index for index in range(len(earlier)) if index not in fed]
+        columns[later - 1] = [earlier[index] for index in dict.fromkeys(fed)]
+    bracket = [
+        BracketRound(round.name, column) for round, column in zip(knockout, columns, strict=True)
+    ]
+    size = knockout[-1].size
+    while size > 2 and not finished:
+        size //= 2
+        bracket.append(BracketRound(str(KNOCKOUT_ROUNDS[size]), [BracketSlot()] * (size // 2)))
+    return bracket

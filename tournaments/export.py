@@ -15,6 +15,9 @@ from .serializers import TournamentSerializer
 RESULT_COLUMNS = [
     # Translators: a column of the tournament's results spreadsheet: the round's number.
     pgettext_lazy("export column", "Round"),
+    # Translators: a column of the tournament's results spreadsheet: "Round 3" in the round
+    # robin, "Semi-finals", "Final" in the knockout.
+    pgettext_lazy("export column", "Round name"),
     # Translators: a column of the tournament's results spreadsheet: round robin or knockout.
     pgettext_lazy("export column", "Phase"),
     # Translators: a column of the tournament's results spreadsheet: the table's number.
@@ -28,8 +31,13 @@ RESULT_COLUMNS = [
     pgettext_lazy("export column", "Outcome"),
 ]
 STANDING_COLUMNS = [
-    pgettext_lazy("export column", "Rank"),
+    # Translators: a column of the standings spreadsheet: the pair's final place once the
+    # tournament is finished (the champion 1st), empty before.
+    pgettext_lazy("export column", "Final place"),
     pgettext_lazy("export column", "Pair"),
+    # Translators: a column of the standings spreadsheet: the pair's rank in the standings
+    # (the round robin's, after a knockout).
+    pgettext_lazy("export column", "Rank"),
     pgettext_lazy("export column", "Points"),
     pgettext_lazy("export column", "Series won"),
     pgettext_lazy("export column", "Series lost"),
@@ -40,6 +48,9 @@ STANDING_COLUMNS = [
     # Translators: a column of the standings spreadsheet: why a pair is above the next
     # one on the same points ("ahead on head-to-head points").
     pgettext_lazy("export column", "Tie-break"),
+    # Translators: a column of the standings spreadsheet: how far the pair went in the
+    # knockout ("Champions", "Lost the final", "Out in the semi-finals").
+    pgettext_lazy("export column", "Knockout"),
 ]
 
 
@@ -58,6 +69,7 @@ def result_rows(board):
         for series in round.series:
             yield [
                 round.number,
+                round.name,
                 str(round.phase_label),
                 series.table or "",
                 safe_cell(series.a_name),
@@ -69,10 +81,12 @@ def result_rows(board):
 
 
 def standing_rows(board):
-    for line in board.standings:
+    """By final place once there are some (the champion first), else by rank."""
+    for line in board.listed:
         yield [
-            line.rank,
+            line.place or "",
             safe_cell(line.name),
+            line.rank,
             line.points,
             line.series_won,
             line.series_lost,
@@ -80,7 +94,8 @@ def standing_rows(board):
             line.mocas_lost,
             line.games_won,
             line.games_lost,
-            line.reason,
+            safe_cell(line.reason),
+            line.stage,
         ]
 
 

@@ -117,6 +117,10 @@ class SeriesSerializer(serializers.Serializer):
 
 class RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
+    name = serializers.CharField(
+        help_text='What the round is, in your language: "Round 3" in a round robin; in a '
+        'knockout "Final", "Semi-finals", "Quarter-finals", "Round of 16"...'
+    )
     phase = serializers.ChoiceField(["round_robin", "knockout"])
     status = serializers.ChoiceField(["in_play", "finished"])
     byes = serializers.ListField(child=serializers.IntegerField())
@@ -139,7 +143,17 @@ class StandingSerializer(serializers.Serializer):
         "head_to_head_points, head_to_head_mocas, moca_difference, mocas_won, "
         "game_difference or negra; null otherwise.",
     )
-    reason = serializers.CharField(help_text="The same, as a sentence in your language.")
+    reason = serializers.CharField(
+        help_text="Why it stands there, as a sentence in your language: the pairs it shares "
+        "its rank with, or the pair it is ahead of and on what; empty otherwise."
+    )
+
+
+class PlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField(help_text="1 is the champion; shared places: 1, 2, 3, 3, 5.")
+    pairs = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The pairs in this place, together."
+    )
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -156,6 +170,13 @@ class TournamentSerializer(serializers.Serializer):
     rounds = RoundSerializer(many=True)
     standings = StandingSerializer(many=True)
     champion = serializers.IntegerField(allow_null=True)
+    final = PlaceSerializer(
+        many=True,
+        allow_null=True,
+        help_text="The final places once finished, best first (the knockout's champion "
+        "first, the rest by the round robin); [] for a knockout ended before its final; "
+        "null before the tournament is finished.",
+    )
     events = Events()
     watch_token = serializers.SerializerMethodField()
     table_links = serializers.SerializerMethodField()

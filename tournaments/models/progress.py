@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from matches.models import Match
 
-from .. import draw, ranking
+from .. import draw, places, ranking
 from .rows import Negra, Round, Rubber, Series, Table
 
 
@@ -106,6 +106,8 @@ class Progress:
     blocked: str | None = None  # "unfinished", "in_play", "level_at_cut", "none_left"
     level_at_cut: list = field(default_factory=list)
     in_the_way: list = field(default_factory=list)  # InTheWay, while unfinished or in play
+    # The final places (places.Place, best first) once finished; None before.
+    final: list | None = None
 
     @property
     def status(self) -> str:
@@ -143,12 +145,16 @@ def progress(tournament, *, rng=None) -> Progress:
     """Where ``tournament`` stands now (seven queries)."""
     pairs = list(tournament.pairs.all())
     rounds = list(tournament.rounds.prefetch_related("byes"))
+    # The series and rubbers of the rounds just read: a round drawn between these queries
+    # (a screen reading while the organiser draws) is left for the next reading, rather
+    # than its series found without their round.
+    drawn = [round.pk for round in rounds]
     # Plain values, not rows: a whole night is thousands of series.
-    series_rows = Series.objects.filter(round__tournament=tournament).values_list(
+    series_rows = Series.objects.filter(round__in=drawn).values_list(
         "pk", "number", "a", "b", "table__number", "walkover_winner", "round"
     )
     rubbers = (
-        Rubber.objects.filter(series__round__tournament=tournament)
+        Rubber.objects.filter(series__round__in=drawn)
         .order_by("id")
         .values_list(
             "series_id", "match_id", "match__status", "match__winner", "match__games_a",
@@ -226,6 +232,8 @@ def progress(tournament, *, rng=None) -> Progress:
         ],
     )
     _plan(result, rng or random.SystemRandom())
+    if result.finished:
+        result.final = _final_places(result)
     return result
 
 
@@ -271,6 +279,26 @@ def _in_the_way(result: Progress) -> list[InTheWay]:
             }
             found.append(InTheWay(text, state.table, None, state.id))
     return found
+
+
+def _final_places(result: Progress) -> list:
+    """SPEC's final places: the knockout's champion first, and so on down the bracket;
+    the round robin's order for the rest, or for all when the knockout had no champion."""
+    tournament = result.tournament
+    round_robin = None
+    if tournament.round_robin_phase:
+        round_robin = [(standing.pair, standing.rank) for standing in result.standings]
+    champion = result.champion if tournament.knockout_phase else None
+    knockout = [
+        places.KnockoutRound([_won_lost(series) for series in round.series], round.byes)
+        for round in result.rounds
+        if round.phase == Round.KNOCKOUT and round.finished
+    ]
+    return places.final_places(round_robin, knockout, champion)
+
+
+def _won_lost(series: SeriesState) -> tuple:
+    return series.winner, series.b if series.winner == series.a else series.a
 
 
 def _ranked(state: SeriesState) -> ranking.Series:
