@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import rules, values
+from . import places, rules, values
 from .models import Event, Match, User
 
 
@@ -191,6 +191,9 @@ class Sheet:
     # Who made the entry an undo would take back (whoever looks: the author or the host
     # see the undo): part of each viewer's point of view (``fragments``).
     latest_by: int | None = None
+    # Where the rubber stands beyond its night (a club tournament's table, round, moca and
+    # series), as the app it belongs to says (``places``); None for an ordinary rubber.
+    tournament: object | None = None
 
     @property
     def acting(self) -> bool:
@@ -200,6 +203,15 @@ class Sheet:
     @property
     def in_play(self) -> bool:
         return self.status == Match.IN_PLAY
+
+    @property
+    def seat_name(self) -> str | None:
+        """The name of the viewer's seat: who they are at this table, whatever their
+        account is called (a phone handed round the table)."""
+        if self.seat is None:
+            return None
+        seats = self.side(self.seat[0]).seats
+        return next(seat.name for seat in seats if seat.position == self.seat)
 
     @property
     def active_notes(self) -> list[Note]:
@@ -457,4 +469,5 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         crosses_text=describe(sides, pending, marks),
         labels=labels,
         latest_by=latest.by_id if latest is not None else None,
+        tournament=places.place_of(match),
     )
