@@ -135,10 +135,14 @@ def test_where_next_waits_for_the_round_then_names_the_table(pt, ana, rui):
     assert f"{names[series[0].b]}: próxima: Mesa {theirs.table} · Ronda 2" in said
 
 
-def test_where_next_while_the_series_is_played_is_nothing(pt, ana):
+def test_where_next_while_the_series_is_played_says_so(pt, ana):
     tournament, series = started(ana, pairs=4, tables=2, mocas_to_win=2)
-    table = Table.objects.get(tournament=tournament, number=1)
-    response = pt.get(reverse("series_next", args=[table.token, series[0].id]))
+    assert "A série ainda está a ser jogada." in going(pt, tournament, series[0].id)
+
+
+def test_where_next_needs_the_tables_link(pt, ana):
+    _tournament, series = started(ana, pairs=4, tables=2, mocas_to_win=2)
+    response = pt.get(reverse("series_next", args=["not-a-table-link", series[0].id]))
     assert response.status_code == 404
 
 
@@ -211,3 +215,22 @@ def test_a_tournament_sheet_reads_in_a_fixed_number_of_queries(client, ana, rui)
         counted.append(len(read.captured_queries))
         win_rubber(now.current_match, "a")
     assert len(set(counted)) == 1, counted
+
+
+def test_after_the_round_robin_the_pairs_left_out_of_the_knockout_are_thanked(pt, ana):
+    tournament = tournament_of(
+        ana, pairs=6, tables=3, mocas_to_win=1, format="round_robin_knockout", knockout_size=4
+    )
+    for _round in range(5):  # the pair registered first wins every meeting: no one level
+        tournament.start_round(ana)
+        now = play_round(tournament, winners=lambda series: min(series.a, series.b))
+    last = now.rounds[-1].series
+    top = {standing.pair for standing in now.standings[:4]}
+    names = {pair.pk: pair.name for pair in tournament.pairs.all()}
+    for series in last:
+        said = going(pt, tournament, series.id)
+        for pair in (series.a, series.b):
+            if pair in top:
+                assert f"{names[pair]}: à espera do sorteio da Ronda 6." in said
+            else:
+                assert f"{names[pair]}: fora da eliminatória." in said

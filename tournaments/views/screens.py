@@ -120,8 +120,8 @@ def series_next(request, token, series_id):
         for number, token in tournament.tables.values_list("number", "token")
     }
     going = places.whats_next(tournament, series_id, links)
-    if going is None:
-        raise Http404
+    if going is None:  # no such series here, or (corrected meanwhile) not over
+        going = []
     # The asking phone's own pair (``side``: where it sits), first.
     mine = request.GET.get("side")
     going.sort(key=lambda pair: pair.side != mine)
@@ -130,7 +130,7 @@ def series_next(request, token, series_id):
         "tournament": tournament,
         "going": going,
         "mine": mine,
-        "settled": all(pair.settled for pair in going),
+        "settled": bool(going) and all(pair.settled for pair in going),
         "next_url": f"{url}?{urlencode({'side': mine})}" if mine in ("a", "b") else url,
         "poll_ms": settings.SHEET_POLL_MS,
     }
