@@ -100,7 +100,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
             f"{names[series.a]} · Ronda 2 Vá para a Mesa {table_of[series.a]}", timeout=FOLLOW
         )
         expect(going).to_contain_text(
-            f"{names[series.b]} · Ronda 2 próxima: Mesa {table_of[series.b]}"
+            f"{names[series.b]} · Ronda 2 Próxima: Mesa {table_of[series.b]}"
         )
         here = next(one for one in second if one.table == number)
         expect(phone.locator(".now-playing")).to_have_text(

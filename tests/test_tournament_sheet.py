@@ -132,7 +132,7 @@ def test_where_next_waits_for_the_round_then_names_the_table(pt, ana, rui):
     assert said.index(names[series[0].a]) < said.index(names[series[0].b])
     assert f"{names[series[0].a]} · Ronda 2 Vá para a Mesa {mine.table}" in said
     theirs = next(one for one in drawn if series[0].b in (one.a, one.b))
-    assert f"{names[series[0].b]} · Ronda 2 próxima: Mesa {theirs.table}" in said
+    assert f"{names[series[0].b]} · Ronda 2 Próxima: Mesa {theirs.table}" in said
 
 
 def test_where_next_while_the_series_is_played_says_so(pt, ana):
