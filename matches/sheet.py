@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import rules, values
+from . import places, rules, values
 from .models import Event, Match, User
 
 
@@ -195,6 +195,9 @@ class Sheet:
     # A club tournament's rubber: what comes next is the tournament's to say, not a rematch.
     in_tournament: bool = False
     walkover: str | None = None  # the side awarded the rubber: the other did not turn up
+    # Where the rubber stands beyond its night (a club tournament's table, round, moca and
+    # series), as the app it belongs to says (``places``); None for an ordinary rubber.
+    tournament: object | None = None
 
     @property
     def acting(self) -> bool:
@@ -204,6 +207,15 @@ class Sheet:
     @property
     def in_play(self) -> bool:
         return self.status == Match.IN_PLAY
+
+    @property
+    def seat_name(self) -> str | None:
+        """The name of the viewer's seat: who they are at this table, whatever their
+        account is called (a phone handed round the table)."""
+        if self.seat is None:
+            return None
+        seats = self.side(self.seat[0]).seats
+        return next(seat.name for seat in seats if seat.position == self.seat)
 
     @property
     def active_notes(self) -> list[Note]:
@@ -469,4 +481,5 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         latest_by=latest.by_id if latest is not None else None,
         in_tournament=match.night.tournament_table,
         walkover=match.walkover or None,
+        tournament=places.place_of(match),
     )

@@ -7,4 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Club tournaments"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (the next rubber, when one finishes)
+        from matches import places as sheet_places
+
+        from . import receivers, table_sheet  # noqa: F401  (receivers: the next rubber, when one finishes)
+
+        # A tournament's rubber shows its table, round, moca and series on its sheet.
+        sheet_places.register(table_sheet.place_of, related=table_sheet.RELATED)

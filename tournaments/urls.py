@@ -54,4 +54,9 @@ urlpatterns = [
         name="tournament_watch_board",
     ),
     path("tables/<token:token>/", screens.table, name="table"),
+    path(
+        "tables/<token:token>/series/<id:series_id>/next/",
+        screens.series_next,
+        name="series_next",
+    ),
 ]

@@ -158,6 +158,22 @@ class MatchSummarySerializer(serializers.Serializer):  # a summaries.Summary
     version = serializers.IntegerField()
 
 
+class MocasSerializer(serializers.Serializer):
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+
+
+class TournamentPlaceSerializer(serializers.Serializer):  # a tournament's places.Place
+    """Where a tournament's rubber stands: its table, round, series and moca."""
+
+    id = serializers.IntegerField(help_text="The tournament.")
+    table = serializers.IntegerField(allow_null=True, help_text="The table's number.")
+    round = serializers.IntegerField(help_text="The round's number.")
+    series = serializers.IntegerField(help_text="The series' id.")
+    moca = serializers.IntegerField(help_text="This rubber's number in its series, from 1.")
+    mocas = MocasSerializer(help_text="The series' score in mocas won, by side.")
+
+
 class MatchSerializer(MatchSummarySerializer):
     """The whole sheet: seats, deals, totals, result, whose deal it is, and the notes.
 
@@ -200,6 +216,9 @@ class MatchSerializer(MatchSummarySerializer):
         many=True,
         help_text="Requests for a seat back nobody has answered yet (empty but for the host "
         "and the members, who may answer them).",
+    )
+    tournament = TournamentPlaceSerializer(
+        allow_null=True, help_text="A tournament's rubber: where it stands; null for others."
     )
     join_token = HostOnly(required=False, help_text="Host only.")
     watch_token = HostOnly(required=False, help_text="Host only.")

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .. import rules, signals, values
+from .. import places, rules, signals, values
 from .base import (
     SEAT_CHOICES,
     SIDE_CHOICES,
@@ -224,7 +224,7 @@ class Match(Playing, Seating, models.Model):
             self.__dict__.pop(name, None)
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
-                "host", "night", "following"
+                "host", "night", "following", *places.related()
             )
         )
         if sheet:

@@ -7,7 +7,7 @@ from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import values
+from .. import places, values
 from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
 from .nights import Night
 from .rows import Event, Seat, SeatRequest
@@ -68,10 +68,13 @@ class MatchQuerySet(models.QuerySet):
 
         With ``acting``, for someone who may act on it (its host or a member), also what
         only they see: the changes an undo would look back on and the requests for a
-        seat still open (``Match.latest_entry``, ``Match.open_seat_requests``)."""
-        return self.select_related("host", "night", "following").prefetch_related(
-            *sheet_rows(acting=acting)
-        )
+        seat still open (``Match.latest_entry``, ``Match.open_seat_requests``).
+
+        What the apps built on matches read with a sheet (``places``) is joined to the
+        match's own query."""
+        return self.select_related(
+            "host", "night", "following", *places.related()
+        ).prefetch_related(*sheet_rows(acting=acting))
 
     def one_sheet(self, *, acting=False, **lookup):
         """The one match ``lookup`` names, read with all its sheet shows (``for_sheet``,

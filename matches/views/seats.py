@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import limits, links, posted, values
+from .. import limits, links, places, posted, values
 from ..forms import SIDE_LABELS, JoinForm
 from ..models import Match, SeatRequest, explain, join_link_gone, seat_link_gone
 from .answers import bad_form, go, not_found, refused, too_many
@@ -105,6 +105,9 @@ def _back_in(request, match):
 
 def _join_page(request, match, form, status=None):
     seats = match.seat_list()
+    place = places.place_of(match)
+    if place is not None:  # the seats were named by the draw: no host typed them
+        form.fields["name"].help_text = _("Left empty: the seat's name.")
     asked = None
     if request.user.is_authenticated:
         # Their latest request for a seat: waiting for an answer, or turned down.
@@ -120,6 +123,7 @@ def _join_page(request, match, form, status=None):
         "held": [(seat, SIDE_LABELS[seat.side]) for seat in seats if seat.user_id is not None],
         "asked": asked,
         "asked_name": match.seat_at(asked.position).name if asked else "",
+        "tournament": place,
     }
     if status is None:
         status = 400 if form.errors else 200

@@ -95,6 +95,8 @@ def page_context(request, sheet, *, calc=None):
         ],
         calc_cards_given=any(typed.get(rank) for rank in rules.CARD_LABELS),
         language_next=reverse("match", args=[sheet.id]),
+        # The bar names the viewer as the table does: by their seat's name.
+        header_name=sheet.seat_name,
     )
     return context
 

@@ -5,7 +5,7 @@ tables, rounds, series and rubbers; ``progress.py`` reads where it stands from t
 """
 
 from .progress import Progress, SeriesState, progress
-from .rows import Negra, Pair, Round, Rubber, Series, Table
+from .rows import Negra, Pair, Round, Rubber, Series, Table, round_name
 from .tournament import (
     KNOCKOUT_SIZES,
     MOST_MOCAS,
@@ -34,6 +34,7 @@ __all__ = [
     "Tournament",
     "progress",
     "read_pairs",
+    "round_name",
     "split_pair",
     "topic",
     "tournament_link_gone",

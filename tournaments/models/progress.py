@@ -180,13 +180,19 @@ def progress(tournament, *, rng=None) -> Progress:
         round.pk: RoundState(round, [pair.pk for pair in round.byes.all()], []) for round in rounds
     }
     states = {}
+    # Each query sees the newest commit: a round drawn between them is read in part, and
+    # is left for the next reading (a table's phone asks while the organiser draws).
     for pk, number, a, b, table, walkover_winner, round_id in series_rows:
-        round = by_round[round_id]
+        round = by_round.get(round_id)
+        if round is None:
+            continue
         state = SeriesState(pk, number, a, b, table, walkover_winner, round.number, round.phase)
         states[pk] = state
         round.series.append(state)
     for series_id, match_id, status, winner, games_a, games_b in rubbers:
-        state = states[series_id]
+        state = states.get(series_id)
+        if state is None:
+            continue
         state.matches.append(match_id)
         if status == Match.IN_PLAY:
             state.current_match = match_id

@@ -3,6 +3,7 @@
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match, Night, new_token
@@ -46,7 +47,8 @@ class Table(models.Model):
     tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     token = models.CharField(max_length=43, unique=True, default=new_token)
-    night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="+")
+    # The night's ``club_table``: a sheet reads it with its match (``table_sheet``).
+    night = models.OneToOneField(Night, on_delete=models.CASCADE, related_name="club_table")
 
     class Meta:
         ordering = ["number"]
@@ -76,6 +78,11 @@ class Round(models.Model):
 
     def __str__(self):
         return f"{self.tournament} · round {self.number}"
+
+
+def round_name(number, phase) -> str:
+    """What a round is called on every screen: the one place that names it."""
+    return gettext("Round %(number)s") % {"number": number}
 
 
 class Series(models.Model):

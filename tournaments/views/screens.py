@@ -2,6 +2,7 @@
 (what its QR code opens), and the page of the tables' QR codes to print."""
 
 from functools import lru_cache
+from urllib.parse import urlencode
 
 import segno
 from django.conf import settings
@@ -17,6 +18,7 @@ from matches.models import Match
 from matches.views.answers import go, not_found, too_many
 
 from .. import board as boards
+from .. import table_sheet
 from ..models import Table, Tournament, tournament_link_gone
 from .organising import board_fragment, organised
 
@@ -110,3 +112,37 @@ def table_cards(request, pk):
         title = _("QR code of table %(number)s") % {"number": table.number}
         cards.append({"table": table, "url": url, "qr": mark_safe(_qr(url, title))})
     return render(request, "tournaments/tables.html", {"tournament": tournament, "cards": cards})
+
+
+@limits.guarded(too_many)
+@require_GET
+def series_next(request, token, series_id):
+    """Where the pairs of a finished series at a table go next: what the table's phones
+    show once it is over, asking again every few seconds until it is settled (a table
+    of the next round, out of the knockout, the tournament over). Anyone at the table
+    may ask: its link is on the table."""
+    table = Table.objects.filter(token=token).select_related("tournament").first()
+    if table is None:
+        return not_found(request, tournament_link_gone())
+    tournament = table.tournament
+    links = {
+        number: reverse("table", args=[token])
+        for number, token in tournament.tables.values_list("number", "token")
+    }
+    going = table_sheet.whats_next(tournament, series_id, links)
+    if going is None:  # no such series here, or (corrected meanwhile) not over
+        going = []
+    # The asking phone's own pair (``side``: where it sits), first.
+    mine = request.GET.get("side")
+    going.sort(key=lambda pair: pair.side != mine)
+    url = reverse("series_next", args=[token, series_id])
+    context = {
+        "tournament": tournament,
+        "going": going,
+        "mine": mine,
+        "settled": bool(going) and all(pair.settled for pair in going),
+        "next_url": f"{url}?{urlencode({'side': mine})}" if mine in ("a", "b") else url,
+        "poll_ms": settings.SHEET_POLL_MS,
+    }
+    template = "tournaments/next.html#next" if request.htmx else "tournaments/next.html"
+    return render(request, template, context)

@@ -1,0 +1,197 @@
+"""The phones at a tournament's tables know where they are, in a real Chromium at
+360×640 in European Portuguese, on the app as ``bin/run`` serves it: 4 pairs on 2 tables,
+round robin, first to 2 mocas. Each table's phone shows the tournament, "Mesa 1 · Ronda 1
+· Moca 1" and the series' score; after moca 1 it is told who won it and that moca 2 has
+started; after the series, who won it and where each pair goes: waiting for the next
+round, then "Vá para a Mesa n" once it is drawn, and who now plays at its own table.
+No page logs a console error. Screenshots go to artifacts/ and /tmp/shots-44d/.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.tournaments import PAIRS
+from tournaments.models import Tournament
+
+from .test_browser_a_night import shoot, tap
+
+pytestmark = pytest.mark.browser
+
+FOLLOW = 6_000
+SHOTS = Path("/tmp/shots-44d")
+
+
+def snap(page, name):
+    shoot(page, name)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+def watch_errors(page, errors):
+    page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+
+
+def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, ana):
+    tournament = Tournament.objects.open(
+        ana, name="Torneio de Natal", pairs=[["Ana", "Rui"], ["Zé", "Maria"],
+        ["Inês", "Tiago"], ["Beatriz", "Duarte"]], tables=2, mocas_to_win=2,
+    )  # fmt: skip
+    errors = []
+    organiser = table(f"/tournaments/{tournament.pk}/", ana)
+    watch_errors(organiser, errors)
+    links = {t.number: f"{app.url}/tables/{t.token}/" for t in tournament.tables.all()}
+    organiser.get_by_role("button", name="Começar a ronda 1").click()
+    expect(organiser.locator("#board")).to_contain_text("Ronda 1", timeout=FOLLOW)
+    drawn = tournament.progress().rounds[-1].series
+    names = {pair.pk: pair.name for pair in tournament.pairs.all()}
+    first = {pair.pk: pair.first for pair in tournament.pairs.all()}
+
+    phones = {}
+    for number, series in zip((1, 2), drawn, strict=True):
+        phone = phones[number] = table("/")
+        watch_errors(phone, errors)
+        phone.goto(links[number])
+        card = phone.locator("#series")
+        expect(card).to_contain_text("Torneio de Natal")
+        expect(card).to_contain_text(f"Mesa {number} · Ronda 1 · Moca 1")
+        if number == 1:
+            snap(phone, "tournament-table-link-pt-PT")
+        phone.get_by_role("button", name=re.compile(rf"^{first[series.a]}(\s|$)")).click()
+        expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
+        # The bar names the phone by its seat.
+        expect(phone.locator(".bar .who")).to_contain_text(first[series.a])
+        card = phone.locator("#series")
+        expect(card).to_contain_text(f"Mesa {number} · Ronda 1 · Moca 1")
+        expect(card).to_contain_text(f"{names[series.a]} 0–0 {names[series.b]}")
+        if number == 1:
+            snap(phone, "tournament-moca-1-pt-PT")
+        moca_1 = phone.url
+        tap(phone, "a", 4)
+        expect(phone).not_to_have_url(moca_1, timeout=FOLLOW)
+        expect(card).to_contain_text(f"Mesa {number} · Ronda 1 · Moca 2")
+        expect(card).to_contain_text(f"{names[series.a]} 1–0 {names[series.b]}")
+        expect(phone.locator(".between-mocas")).to_have_text(
+            f"Moca 1 ganha por {names[series.a]}, 4 a 0. Começou a moca 2."
+        )
+        if number == 1:
+            snap(phone, "tournament-between-mocas-pt-PT")
+        tap(phone, "a", 4)
+        banner = phone.locator(".banner")
+        expect(banner).to_contain_text(f"Série ganha por {names[series.a]}, 2–0 em mocas.")
+        expect(card).to_contain_text(f"{names[series.a]} 2–0 {names[series.b]}")
+        going = phone.locator("#series-next")
+        expect(going).to_contain_text(f"{names[series.a]}: à espera do sorteio da Ronda 2.")
+        expect(going).to_contain_text(f"{names[series.b]}: à espera do sorteio da Ronda 2.")
+        expect(banner).not_to_contain_text("anfitrião")
+    snap(phones[1], "tournament-series-over-waiting-pt-PT")
+
+    organiser.get_by_role("button", name="Começar a ronda 2").click()
+    expect(organiser.locator("#board")).to_contain_text("Ronda 2", timeout=FOLLOW)
+    second = tournament.progress().rounds[-1].series
+    table_of = {pair: one.table for one in second for pair in (one.a, one.b)}
+    for number, series in zip((1, 2), drawn, strict=True):
+        phone = phones[number]
+        going = phone.locator("#series-next")
+        expect(going).to_contain_text(
+            f"{names[series.a]} · Ronda 2 Vá para a Mesa {table_of[series.a]}", timeout=FOLLOW
+        )
+        expect(going).to_contain_text(
+            f"{names[series.b]} · Ronda 2 Próxima: Mesa {table_of[series.b]}"
+        )
+        here = next(one for one in second if one.table == number)
+        expect(phone.locator(".now-playing")).to_have_text(
+            f"Agora jogam na Mesa {number}: {names[here.a]} – {names[here.b]}.",
+            timeout=FOLLOW,
+        )
+        expect(phone.locator("#sheet")).not_to_contain_text("anfitrião")
+    snap(phones[1], "tournament-series-over-next-table-pt-PT")
+
+    # The phone's pair goes where it is told, and takes its seat there with one tap.
+    phone, series = phones[1], drawn[0]
+    phone.get_by_role("link", name=f"Vá para a Mesa {table_of[series.a]}").click()
+    expect(phone.locator("#series")).to_contain_text(
+        f"Mesa {table_of[series.a]} · Ronda 2 · Moca 1"
+    )
+    phone.get_by_role("button", name=re.compile(rf"^{first[series.a]}(\s|$)")).click()
+    expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(phone.locator("#series")).to_contain_text(f"Mesa {table_of[series.a]} · Ronda 2")
+    snap(phone, "tournament-round-2-pt-PT")
+    assert not errors, errors
+
+
+def test_six_pairs_follow_their_tables_from_the_round_robin_to_the_final(table, app, ana):
+    """6 pairs on 3 tables, round robin then a knockout of the top 4, a moca a series: a
+    phone for each pair, seated as its first player. Each round every phone goes where its
+    own says ("Vá para a Mesa n"), takes its seat there with one tap, and the pair
+    registered first wins; the pairs left out after the round robin, the semi-finals'
+    losers and the final's are told so."""
+    tournament = Tournament.objects.open(
+        ana, name="Torneio de Natal", pairs=PAIRS[:6], tables=3, mocas_to_win=1,
+        format="round_robin_knockout", knockout_size=4,
+    )  # fmt: skip
+    errors = []
+    organiser = table(f"/tournaments/{tournament.pk}/", ana)
+    watch_errors(organiser, errors)
+    pairs = list(tournament.pairs.all())
+    names = {pair.pk: pair.name for pair in pairs}
+    first = {pair.pk: pair.first for pair in pairs}
+    links = {t.number: f"{app.url}/tables/{t.token}/" for t in tournament.tables.all()}
+    phones = {}
+    for pair in pairs:
+        phones[pair.pk] = table("/")
+        watch_errors(phones[pair.pk], errors)
+
+    for number in range(1, 8):
+        organiser.get_by_role("button", name=f"Começar a ronda {number}").click()
+        expect(organiser.locator("#board")).to_contain_text(f"Ronda {number}", timeout=FOLLOW)
+        drawn = tournament.progress().rounds[-1].series
+        for series in drawn:
+            for pair in (series.a, series.b):
+                phone = phones[pair]
+                if number == 1:
+                    phone.goto(links[series.table])
+                else:
+                    go = phone.get_by_role("link", name=f"Vá para a Mesa {series.table}")
+                    expect(go).to_be_visible(timeout=FOLLOW)
+                    go.click()
+                expect(phone.locator("#series")).to_contain_text(f"Mesa {series.table} · ")
+                name = re.compile(rf"^{re.escape(first[pair])}(\s|$)")
+                phone.get_by_role("button", name=name).click()
+                expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
+                expect(phone.locator("#series")).to_contain_text(
+                    f"{names[series.a]} 0–0 {names[series.b]}"
+                )
+            winner = min(series.a, series.b)  # the pair registered first
+            side = "a" if winner == series.a else "b"
+            tap(phones[winner], side, 4)
+            for pair in (series.a, series.b):
+                expect(phones[pair].locator(".banner")).to_contain_text(
+                    f"Série ganha por {names[winner]}, 1–0 em mocas.", timeout=FOLLOW
+                )
+        if number == 5:  # the round robin is over: the last two are out
+            for pair in pairs[4:]:
+                expect(phones[pair.pk].locator("#series-next")).to_contain_text(
+                    f"{pair.name}: fora da eliminatória.", timeout=FOLLOW
+                )
+            snap(phones[pairs[5].pk], "tournament-out-after-round-robin-pt-PT")
+        if number == 6:  # the semi-finals' losers
+            for series in drawn:
+                loser = max(series.a, series.b)
+                expect(phones[loser].locator("#series-next")).to_contain_text(
+                    f"{names[loser]}: fora da eliminatória.", timeout=FOLLOW
+                )
+    final = drawn[0]
+    champion, runner_up = min(final.a, final.b), max(final.a, final.b)
+    expect(phones[champion].locator("#series-next")).to_contain_text(
+        f"{names[champion]}: campeões do torneio!", timeout=FOLLOW
+    )
+    expect(phones[runner_up].locator("#series-next")).to_contain_text(
+        f"o torneio terminou; os campeões são {names[champion]}."
+    )
+    snap(phones[champion], "tournament-champions-phone-pt-PT")
+    assert tournament.progress().champion == champion
+    assert not errors, errors
