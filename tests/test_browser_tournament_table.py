@@ -84,8 +84,8 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
         expect(banner).to_contain_text(f"Série ganha por {names[series.a]}, 2–0 em mocas.")
         expect(card).to_contain_text(f"{names[series.a]} 2–0 {names[series.b]}")
         going = phone.locator("#series-next")
-        expect(going).to_contain_text(f"{names[series.a]}: à espera do sorteio da Ronda 2.")
-        expect(going).to_contain_text(f"{names[series.b]}: à espera do sorteio da Ronda 2.")
+        expect(going).to_contain_text(f"{names[series.a]}: à espera do sorteio: Ronda 2.")
+        expect(going).to_contain_text(f"{names[series.b]}: à espera do sorteio: Ronda 2.")
         expect(banner).not_to_contain_text("anfitrião")
     snap(phones[1], "tournament-series-over-waiting-pt-PT")
 
@@ -145,10 +145,15 @@ def test_six_pairs_follow_their_tables_from_the_round_robin_to_the_final(table, 
         phones[pair.pk] = table("/")
         watch_errors(phones[pair.pk], errors)
 
-    for number in range(1, 8):
-        organiser.get_by_role("button", name=f"Começar a ronda {number}").click()
-        expect(organiser.locator("#board")).to_contain_text(f"Ronda {number}", timeout=FOLLOW)
-        drawn = tournament.progress().rounds[-1].series
+    # Five rounds of the round robin, then the knockout's rounds, named by what they are.
+    rounds = [(f"Começar a ronda {n}", f"Ronda {n}") for n in range(1, 6)]
+    rounds += [("Começar as meias-finais", "Meias-finais"), ("Começar a final", "Final")]
+    for number, (button, heading) in enumerate(rounds, 1):
+        organiser.get_by_role("button", name=button).click()
+        expect(organiser.locator("#board")).to_contain_text(heading, timeout=FOLLOW)
+        # The bracket names the final before it is drawn: wait for the round itself.
+        expect(organiser.get_by_role("button", name=button)).to_have_count(0, timeout=FOLLOW)
+        drawn = tournament.progress().rounds[number - 1].series
         for series in drawn:
             for pair in (series.a, series.b):
                 phone = phones[pair]

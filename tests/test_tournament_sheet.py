@@ -123,7 +123,7 @@ def test_where_next_waits_for_the_round_then_names_the_table(pt, ana, rui):
     names = {pair.pk: pair.name for pair in tournament.pairs.all()}
     win_series(tournament, series[0].id, tournament.pairs.get(pk=series[0].a).first)
     said = going(pt, tournament, series[0].id)
-    assert f"{names[series[0].a]}: à espera do sorteio da Ronda 2." in said
+    assert f"{names[series[0].a]}: à espera do sorteio: Ronda 2." in said
     play_round(tournament)
     tournament.start_round(ana)
     drawn = tournament.progress().rounds[-1].series
@@ -231,6 +231,18 @@ def test_after_the_round_robin_the_pairs_left_out_of_the_knockout_are_thanked(pt
         said = going(pt, tournament, series.id)
         for pair in (series.a, series.b):
             if pair in top:
-                assert f"{names[pair]}: à espera do sorteio da Ronda 6." in said
+                assert f"{names[pair]}: à espera do sorteio: Meias-finais." in said
             else:
                 assert f"{names[pair]}: fora da eliminatória." in said
+
+
+def test_a_knockout_rubber_names_its_round_by_what_it_is(pt, ana):
+    tournament, series = started(ana, pairs=4, tables=2, mocas_to_win=1, format="knockout")
+    assert "Mesa 1 · Meias-finais · Moca 1" in page(pt, ana, series[0].current_match)
+    play_round(tournament, winners=lambda series: min(series.a, series.b))
+    winner = min(series[0].a, series[0].b)
+    name = tournament.pairs.get(pk=winner).name
+    assert f"{name}: à espera do sorteio: Final." in going(pt, tournament, series[0].id)
+    tournament.start_round(ana)
+    final = tournament.progress().rounds[-1].series[0]
+    assert "Mesa 1 · Final · Moca 1" in page(pt, ana, final.current_match)

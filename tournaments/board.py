@@ -11,13 +11,13 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Sum
 from django.utils.text import capfirst
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match
 
 from . import places, ranking
-from .models import Round, Table, Tournament
+from .models import Round, Table, Tournament, round_name
 
 # Why a pair is above the next one on the same points, as a player says it: each names
 # the pair it is ahead of.
@@ -28,15 +28,6 @@ AHEAD_OF = {
     ranking.MOCAS_WON: _("ahead of %(pair)s on mocas won"),
     ranking.GAME_DIFFERENCE: _("ahead of %(pair)s on game difference"),
     ranking.NEGRA: _("ahead of %(pair)s: won the negra"),
-}
-# A knockout round by the size of its bracket (places.round_size).
-KNOCKOUT_ROUNDS = {
-    2: pgettext_lazy("knockout round", "Final"),
-    4: pgettext_lazy("knockout round", "Semi-finals"),
-    8: pgettext_lazy("knockout round", "Quarter-finals"),
-    16: pgettext_lazy("knockout round", "Round of 16"),
-    32: pgettext_lazy("knockout round", "Round of 32"),
-    64: pgettext_lazy("knockout round", "Round of 64"),
 }
 START_KNOCKOUT = {
     2: _("Start the final"),
@@ -116,9 +107,7 @@ class RoundLine:
     @property
     def name(self) -> str:
         """ "Round 3" in a round robin; a knockout round by what it is ("Semi-finals")."""
-        if self.phase == Round.KNOCKOUT:
-            return str(KNOCKOUT_ROUNDS[self.size])
-        return gettext("Round %(number)s") % {"number": self.number}
+        return round_name(self.number, self.phase, self.size)
 
     @property
     def status(self) -> str:
@@ -471,5 +460,7 @@ def _bracket(rounds, *, finished) -> list[BracketRound]:
     size = knockout[-1].size
     while size > 2 and not finished:
         size //= 2
-        bracket.append(BracketRound(str(KNOCKOUT_ROUNDS[size]), [BracketSlot()] * (size // 2)))
+        bracket.append(
+            BracketRound(round_name(None, Round.KNOCKOUT, size), [BracketSlot()] * (size // 2))
+        )
     return bracket

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from matches.models import Match
 
+from . import places
 from .models import Round, Rubber, round_name
 
 RELATED = ("night__club_table",)
@@ -119,7 +120,7 @@ def place_of(match) -> Place | None:
         name=tournament.name,
         table=series.table.number if series.table else table.number,
         round=series.round.number,
-        round_name=round_name(series.round.number, series.round.phase),
+        round_name=round_name(series.round.number, series.round.phase, _size_of(series.round)),
         series=series.pk,
         moca=ids.index(match.pk) + 1,
         mocas=mocas,
@@ -162,6 +163,18 @@ class PairNext:
         return self.kind in SETTLED
 
 
+def _bracket(phase, series, byes) -> int | None:
+    """A knockout round's bracket size (its name: the final, the semi-finals...)."""
+    return places.round_size(2 * series + byes) if phase == Round.KNOCKOUT else None
+
+
+def _size_of(round) -> int | None:
+    # Two counts, for a knockout's rubbers alone: a round robin's are named by number.
+    if round.phase != Round.KNOCKOUT:
+        return None
+    return _bracket(round.phase, round.series.count(), round.byes.count())
+
+
 def whats_next(tournament, series_id, tables: dict) -> list[PairNext] | None:
     """Where each pair of series ``series_id`` goes next, pair a first; None while the
     series is still being played. ``tables`` maps the tables' numbers to their links."""
@@ -176,7 +189,8 @@ def whats_next(tournament, series_id, tables: dict) -> list[PairNext] | None:
         said = {"side": side, "name": names[pair]}
         if later:
             round = later[-1]
-            said.update(round=round.number, round_name=round_name(round.number, round.phase))
+            size = _bracket(round.phase, len(round.series), len(round.byes))
+            said.update(round=round.number, round_name=round_name(round.number, round.phase, size))
             mine = next((one for one in round.series if pair in (one.a, one.b)), None)
             if mine is not None and mine.table is not None:
                 said.update(kind=TABLE, table=mine.table, table_url=tables[mine.table])
@@ -194,8 +208,12 @@ def whats_next(tournament, series_id, tables: dict) -> list[PairNext] | None:
             said.update(kind=OUT)  # not among the round robin's top: no knockout for them
         else:
             number = len(now.rounds) + 1
-            phase = now.next_round[0] if now.next_round else series.phase
-            said.update(kind=WAITING_ROUND, round=number, round_name=round_name(number, phase))
+            phase, size = series.phase, None
+            if now.next_round:
+                phase, drawn = now.next_round
+                size = _bracket(phase, len(drawn.meetings), len(drawn.byes))
+            name = round_name(number, phase, size)
+            said.update(kind=WAITING_ROUND, round=number, round_name=name)
         going.append(PairNext(**said))
     return going
 

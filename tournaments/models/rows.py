@@ -3,7 +3,7 @@
 
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match, Night, new_token
@@ -80,8 +80,23 @@ class Round(models.Model):
         return f"{self.tournament} · round {self.number}"
 
 
-def round_name(number, phase) -> str:
-    """What a round is called on every screen: the one place that names it."""
+# A knockout round by the size of its bracket (places.round_size).
+KNOCKOUT_ROUNDS = {
+    2: pgettext_lazy("knockout round", "Final"),
+    4: pgettext_lazy("knockout round", "Semi-finals"),
+    8: pgettext_lazy("knockout round", "Quarter-finals"),
+    16: pgettext_lazy("knockout round", "Round of 16"),
+    32: pgettext_lazy("knockout round", "Round of 32"),
+    64: pgettext_lazy("knockout round", "Round of 64"),
+}
+
+
+def round_name(number, phase, size=None) -> str:
+    """What a round is called on every screen, the one place that names it: "Round 3" in
+    a round robin, a knockout round by its bracket's ``size`` (2 the final, 4 the
+    semi-finals...)."""
+    if phase == Round.KNOCKOUT and size in KNOCKOUT_ROUNDS:
+        return str(KNOCKOUT_ROUNDS[size])
     return gettext("Round %(number)s") % {"number": number}
 
 
