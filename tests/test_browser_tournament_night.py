@@ -219,6 +219,10 @@ def walk_over_and_back(organiser, phones, names, series, winner):
         for phone in table_phones:
             expect(phone.locator("#result")).to_contain_text(walkover, timeout=FOLLOW)
             expect(phone.locator("#result")).not_to_contain_text("ninguém a ganhou")
+            for pair in (series.a, series.b):
+                expect(phone.locator("#series-next")).to_contain_text(
+                    f"{names[pair]}: à espera do sorteio da Ronda 3.", timeout=FOLLOW
+                )
 
     record()
     snap(phones[winner], "night-pt-PT-phone-walkover-360x640")
