@@ -402,6 +402,31 @@
     }
   });
 
+  // The organiser's board, refreshed while they choose in it (a walkover's winner):
+  // what they had opened stays open.
+  var boardOpen = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var board = event.detail.target;
+    if (board && board.id === "board" && event.detail.shouldSwap) {
+      boardOpen = Array.prototype.map.call(board.querySelectorAll("details[id][open]"), function (details) {
+        return details.id;
+      });
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!boardOpen || !event.detail.target || event.detail.target.id !== "board") {
+      return;
+    }
+    boardOpen.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && details.tagName === "DETAILS") {
+        details.open = true;
+      }
+    });
+    boardOpen = null;
+  });
+
   // Copy buttons stay hidden without a clipboard to copy to.
   function showCopyButtons(root) {
     if (!navigator.clipboard) {

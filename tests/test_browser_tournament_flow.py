@@ -59,9 +59,14 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     )
     look(organiser, "flow-pt-PT-organiser-round-blocked-360x640")
 
-    # A walkover asks first.
+    # A walkover asks first; its choices stay open while the board is refreshed.
     card = organiser.locator(".table-card").nth(1)
     card.get_by_text("Falta de comparência…").click()
+    version = organiser.locator("#board").get_attribute("data-version")
+    phone.get_by_role("button", name="Anular").first.click()  # changes the board hears of
+    expect(organiser.locator("#board")).not_to_have_attribute("data-version", version)
+    tap(phone, "a", 2)
+    expect(card.get_by_role("button", name="Vitória de Zé & Maria")).to_be_visible()
     card.get_by_role("button", name="Vitória de Zé & Maria").click()
     asking = organiser.get_by_role("heading", name="Marcar uma falta de comparência?")
     expect(asking).to_be_visible()
