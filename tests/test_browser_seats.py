@@ -89,9 +89,10 @@ def test_the_new_match_form_is_compact(phone, ana, app):
     page = phone(ana)
     page.goto(f"{app.url}/matches/new/")
     shoot(page, "seats-new")
-    # The whole form, from the top of the page to its button (the footer is below).
+    # The whole form, from the top of the page to its button (the footer is below): under
+    # two screens of a 360x640 phone, with its house rules (redeal, bandeira at 120).
     height = page.evaluate("document.querySelector('main form').getBoundingClientRect().bottom")
-    assert height < 1100, height
+    assert height < 1200, height
 
 
 def host_url(join_url):

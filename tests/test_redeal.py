@@ -398,8 +398,8 @@ def test_the_csv_marks_a_redeal_row(match, ze):
     match.record(ze, deal=2, side="b", games=1)
     rows = list(export.deal_rows(export.full(Match.objects.filter(pk=match.pk))))
     assert [row[2:] for row in rows] == [
-        [1, "Ana", "Ana & Rui", "", "Zé & Maria", "", "no", "no", 0, 0, "yes", "in play"],
-        [2, "Zé", "Ana & Rui", 0, "Zé & Maria", 1, "no", "no", 0, 1, "no", "in play"],
+        [1, "Ana", "Ana & Rui", "", "Zé & Maria", "", "no", "no", 0, 0, "yes", "in play", "", ""],
+        [2, "Zé", "Ana & Rui", 0, "Zé & Maria", 1, "no", "no", 0, 1, "no", "in play", "", ""],
     ]
 
 

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='match',
             name='walkover',
-            field=models.CharField(blank=True, choices=[('a', 'a'), ('b', 'b')], max_length=1),
+            field=models.CharField(blank=True, choices=[('a', 'a'), ('b', 'b')], default='', max_length=1),
         ),
         migrations.AddField(
             model_name='night',

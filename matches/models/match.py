@@ -86,7 +86,7 @@ class Match(Playing, Seating, models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     # The side awarded the rubber because the other did not turn up (a walkover in a
     # club's series, recorded by its organiser): the rubber is ended, nobody won it here.
-    walkover = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True)
+    walkover = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True, default="")
     created = models.DateTimeField(default=timezone.now)
     updated = models.DateTimeField(auto_now=True)
 
