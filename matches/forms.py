@@ -65,6 +65,19 @@ def ChoiceRuleField(rule, choices, widget=forms.RadioSelect, **kwargs):
     return RuleField(rule, strip=False, widget=widget(choices=choices), **kwargs)
 
 
+def BandeiraAt120Field():
+    """The house rule a match, a night or a tournament is created with (SPEC, Points to
+    games): ticked, all 120 points are a bandeira."""
+    return forms.BooleanField(
+        label=_("Bandeira at 120"),
+        required=False,
+        help_text=_(
+            "All 120 points count as a bandeira (4 games), even with a trick lost. "
+            "Without it, 120 points with a trick lost are 2 games."
+        ),
+    )
+
+
 class GuestForm(forms.Form):
     name = NameField(
         label=_("Your name"),
@@ -143,14 +156,7 @@ class NewMatchForm(forms.Form):
         label=_("After a redeal"),
         optional=True,  # left out: the deal passes on, as most tables play
     )
-    bandeira_at_120 = forms.BooleanField(
-        label=_("Bandeira at 120"),
-        required=False,
-        help_text=_(
-            "All 120 points count as a bandeira (4 games), even with a trick lost. "
-            "Without it, 120 points with a trick lost are 2 games."
-        ),
-    )
+    bandeira_at_120 = BandeiraAt120Field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from matches import values
+from matches.forms import BandeiraAt120Field
 from matches.models import explain
 
 from .models import KNOCKOUT_SIZES, MOST_MOCAS, MOST_TABLES, Tournament, read_pairs, split_pair
@@ -69,14 +70,7 @@ class NewTournamentForm(forms.Form):
         label=_("Pairs, one a line"),
         help_text=_("Two names a line, as in “Ana & Rui”."),
     )
-    bandeira_at_120 = forms.BooleanField(
-        label=_("Bandeira at 120"),
-        required=False,
-        help_text=_(
-            "All 120 points count as a bandeira (4 games), even with a trick lost. "
-            "Without it, 120 points with a trick lost are 2 games."
-        ),
-    )
+    bandeira_at_120 = BandeiraAt120Field()
 
 
 class PairsForm(forms.Form):
