@@ -88,6 +88,7 @@ def chromium(base, cookies):
     """Chromium with ``cookies`` in its jar, for Lighthouse to drive (its port). A Cookie
     header of Lighthouse's own (--extra-headers) is not sent by the pages' event streams,
     which would then be refused and log errors no player sees."""
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     from tests.servers import free_port
@@ -106,8 +107,10 @@ def chromium(base, cookies):
                 try:
                     browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
                     break
-                except Exception:  # not listening yet
+                except PlaywrightError:  # not listening yet
                     time.sleep(0.1)
+            else:
+                raise RuntimeError(f"{CHROMIUM} did not listen on port {port} within 10 s")
             browser.contexts[0].add_cookies(
                 [{"name": name, "value": value, "url": base} for name, value in cookies.items()]
             )
