@@ -64,8 +64,10 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     card.get_by_text("Falta de comparência…").click()
     version = organiser.locator("#board").get_attribute("data-version")
     phone.get_by_role("button", name="Anular").first.click()  # changes the board hears of
+    expect(phone.get_by_role("heading", name="Mão 1", exact=True)).to_be_visible()
     expect(organiser.locator("#board")).not_to_have_attribute("data-version", version)
     tap(phone, "a", 2)
+    expect(phone.get_by_role("heading", name="Mão 2", exact=True)).to_be_visible()
     expect(card.get_by_role("button", name="Vitória de Zé & Maria")).to_be_visible()
     card.get_by_role("button", name="Vitória de Zé & Maria").click()
     asking = organiser.get_by_role("heading", name="Marcar uma falta de comparência?")
