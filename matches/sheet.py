@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import places, rules, values
+from . import places, rosters, rules, values
 from .models import Event, Match, User
 
 
@@ -198,6 +198,11 @@ class Sheet:
     # Where the rubber stands beyond its night (a club tournament's table, round, moca and
     # series), as the app it belongs to says (``places``); None for an ordinary rubber.
     tournament: object | None = None
+    # A club's rubber: its club, the roster's player at each seat, and the chance each
+    # side had before the first deal, as the club's roster says (``rosters``).
+    club: int | None = None
+    players: dict[str, int] | None = None
+    forecast: dict[str, float] | None = None
 
     @property
     def acting(self) -> bool:
@@ -331,6 +336,15 @@ def names_of(match: Match) -> dict[int, str]:
     if strangers:
         names.update((user.pk, user.name) for user in User.objects.filter(pk__in=strangers))
     return names
+
+
+def club_of(match: Match) -> dict:
+    """A club's rubber: its club, players and forecast (``Sheet``); nothing for others."""
+    kept = rosters.read(match)
+    if kept is None:
+        return {}
+    players = {seat.position: seat.player_id for seat in match.seat_list()}
+    return {"club": kept["club"], "players": players, "forecast": kept["forecast"]}
 
 
 def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
@@ -482,4 +496,5 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         in_tournament=match.night.tournament_table,
         walkover=match.walkover or None,
         tournament=places.place_of(match),
+        **club_of(match),
     )

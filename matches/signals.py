@@ -13,6 +13,14 @@ so what comes next at its table may start (tournaments/receivers.py starts a ser
 next rubber). Sent inside the change's transaction with the match locked, so what a
 receiver starts commits with the change, or not at all; it may come again for a
 rubber already finished (a correction that keeps its winner): a receiver checks.
+
+``rubber_started`` (``match``, ``seats``): a rubber was opened, or the next one of its
+night started (a rematch, a club's next moca), with ``seats`` its Seat rows as saved;
+sent inside the transaction that creates it (a club's roster forecasts it there).
+
+``result_changed`` (``match``): a change altered who won the rubber (won, or back in
+play, or the other side now): sent inside the change's transaction with the match
+locked, after its new result is saved (a club's ratings follow its rubbers' results).
 """
 
 from django.dispatch import Signal
@@ -20,3 +28,5 @@ from django.dispatch import Signal
 sheet_changed = Signal()
 topic_changed = Signal()
 rubber_finished = Signal()
+rubber_started = Signal()
+result_changed = Signal()

@@ -129,7 +129,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    # Before matches: its seed_demo extends the one of matches with tournaments.
+    # Before tournaments, before matches: each one's seed_demo extends the next one's.
+    "clubs",
     "tournaments",
     "matches",
 ]

@@ -10,6 +10,7 @@ admin_login = limits.limit_posts(limits.LoginThrottle, too_many)(admin.site.logi
 urlpatterns = [
     path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
+    path("api/", include("clubs.api_urls")),
     path("api/", include("tournaments.api_urls")),
     # Last under /api/: its JSON answer for any other path there.
     path("api/", include("matches.api.urls")),
@@ -17,6 +18,7 @@ urlpatterns = [
     # path of one is the other's, so the order says nothing else).
     path("", include("matches.urls")),
     path("", include("tournaments.urls")),
+    path("", include("clubs.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

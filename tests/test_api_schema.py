@@ -1,6 +1,7 @@
 """The OpenAPI schema: valid OpenAPI 3, every path of API.md with its bodies, what
 every operation may answer, and schemathesis fuzzing every operation against it."""
 
+import datetime
 import re
 
 import pytest
@@ -23,6 +24,7 @@ from matches import values
 from matches.api import fields
 from matches.models import Match, SeatRequest, User, clean_seat_name
 from scoresheet.wsgi import application
+from tests.clubs import club_of
 from tests.tournaments import tournament_of
 
 # Every operation of API.md: (method, path, request body?, success status).
@@ -54,6 +56,15 @@ CONTRACT = [
     ("post", "/api/tournaments/{id}/end/", False, "200"),
     ("get", "/api/tournaments/watch/{watch_token}/", False, "200"),
     ("get", "/api/tables/{table_token}/", False, "200"),
+    ("post", "/api/clubs/", True, "201"),
+    ("get", "/api/clubs/{id}/", False, "200"),
+    ("get", "/api/clubs/watch/{watch_token}/", False, "200"),
+    ("post", "/api/clubs/{id}/players/", True, "201"),
+    ("get", "/api/clubs/{id}/ratings/", False, "200"),
+    ("get", "/api/clubs/{id}/forecast/", False, "200"),
+    ("get", "/api/clubs/{id}/players/{player_id}/", False, "200"),
+    ("post", "/api/clubs/{id}/seasons/", True, "201"),
+    ("get", "/api/clubs/{id}/seasons/{season_id}/", False, "200"),
 ]
 
 
@@ -137,7 +148,7 @@ def test_every_operation_declares_the_database_out_of_reach(openapi):
 
 def test_every_read_declares_the_reads_limit(openapi):
     reads = [operation for _path, method, operation in operations(openapi) if method == "get"]
-    assert len(reads) == 13
+    assert len(reads) == 21
     for operation in reads:
         assert retry_after(operation["responses"]["429"])
 
@@ -321,6 +332,19 @@ def table(match, ana, ze):
 
 
 @pytest.fixture
+def club(ana, ze):
+    """Ana's club: Zé's account is one of its players, and Rui's link is out."""
+    club, players = club_of(ana)
+    players["Zé"].user = ze
+    players["Zé"].save()
+    rui = club.hand_link(ana, players["Rui"].pk)
+    season = club.add_season(
+        ana, name="Época", start=datetime.date(2026, 9, 1), end=datetime.date(2027, 6, 30)
+    )
+    return club, rui, season
+
+
+@pytest.fixture
 def tournament(ana):
     tournament = tournament_of(ana, pairs=4, tables=2)
     tournament.start_round(ana)
@@ -332,10 +356,12 @@ def tournament(ana):
 @schema.parametrize()
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_fuzzing_finds_no_server_error_and_no_answer_outside_the_schema(
-    case, person, table, tournament, same_connection, ana, ze
+    case, person, table, tournament, club, same_connection, ana, ze
 ):
     match, note = table
+    club, player, season = club
     tournaments = case.path.startswith("/api/tournaments/")
+    clubs = case.path.startswith("/api/clubs/")
     # Point most cases at the real match, note, night and tournament, so they get past 404.
     real = {
         "id": (
@@ -343,12 +369,24 @@ def test_fuzzing_finds_no_server_error_and_no_answer_outside_the_schema(
             if case.path.startswith("/api/nights/")
             else tournament.pk
             if tournaments
+            else club.pk
+            if clubs
             else match.pk
         ),
+        "player_id": player.pk,
+        "season_id": season.pk,
+        "user_id": ana.pk,
+        "token": player.link_token,
         "series_id": tournament.progress().rounds[0].series[0].id,
         "table_token": tournament.tables.first().token,
         "note_id": note.pk,
-        "watch_token": tournament.watch_token if tournaments else match.watch_token,
+        "watch_token": (
+            tournament.watch_token
+            if tournaments
+            else club.watch_token
+            if clubs
+            else match.watch_token
+        ),
         "number": 1,
         "seat": "b1",
         "request_id": SeatRequest.objects.create(

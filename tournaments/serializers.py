@@ -69,6 +69,14 @@ class TournamentCreateSerializer(Body):
         help_text="The house rule every rubber plays by: all 120 points a bandeira (4 "
         "games), every trick taken or not."
     )
+    club = WholeNumberField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="A club's tournament (one its caller organises): the pairs' names are its "
+        "roster's players, matched as seat names are; a name not on the roster joins it.",
+    )
 
 
 class PairsSerializer(Body):
@@ -91,10 +99,31 @@ class NegraSerializer(Body):
 # Answers --------------------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        "minItems": 2,
+        "maxItems": 2,
+    }
+)
+class PairPlayers(serializers.Field):
+    """A pair's two players: their names, or in a club's tournament the roster's ids."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, pair):
+        return pair.roster or pair.players
+
+
 class PairSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
-    players = serializers.ListField(child=serializers.CharField())
+    players = PairPlayers(
+        help_text="The two players' names; in a club's tournament, the ids of the two "
+        "players of the club's roster."
+    )
 
 
 class SideCount(serializers.Serializer):

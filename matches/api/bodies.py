@@ -154,8 +154,22 @@ class SeatNamesSerializer(Body):
     b2 = Written(clean_seat_name, help_text=SEAT_NAME)
 
 
+class SeatPlayerIds(Body):
+    """A club's players by seat: four ids of its roster."""
+
+    a1 = WholeNumberField(min_value=1, max_value=MAX_ID)
+    a2 = WholeNumberField(min_value=1, max_value=MAX_ID)
+    b1 = WholeNumberField(min_value=1, max_value=MAX_ID)
+    b2 = WholeNumberField(min_value=1, max_value=MAX_ID)
+
+
 class MatchCreateSerializer(Body):
-    seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
+    seats = SeatNamesSerializer(
+        required=False,
+        default=None,
+        help_text="The name at each seat; a1 and a2 are side a. Left out for a club's "
+        "rubber, whose seats take its players' names.",
+    )
     host_seat = Choice(
         SEAT_CHOICES, values.check_host_seat, required=False, allow_null=True, default=None,
         help_text="The seat the caller takes, or null to keep the sheet without playing.",
@@ -191,6 +205,19 @@ class MatchCreateSerializer(Body):
         clean_place, required=False, default="",
         help_text="Where a new night is played, 80 characters at most.",
     )  # fmt: skip
+    club = WholeNumberField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=MAX_ID,
+        help_text="A club's rubber: the club (its organisers and its players may start "
+        "one). Then ``players`` names its four players and the seats take their names.",
+    )  # fmt: skip
+    players = SeatPlayerIds(required=False, allow_null=True, default=None)
+
+    def validate(self, data):
+        if (data["club"] is None) != (data["players"] is None):
+            raise serializers.ValidationError(
+                {"players": _("A club's rubber names its club and its four players.")}
+            )
+        return data
 
 
 class MatchFilterSerializer(serializers.Serializer):

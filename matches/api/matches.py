@@ -11,7 +11,7 @@ from rest_framework.decorators import api_view
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from .. import conditional, limits, links, values
+from .. import conditional, limits, links, rosters, values
 from ..models import Match, Night, NotFound, nothing_here, watch_link_gone
 from ..summaries import history as read_history
 from ..summaries import read_night, summary
@@ -80,9 +80,15 @@ def _start(request):
         night = Night.objects.visible_to(request.user).filter(pk=data["night"]).first()
         if night is None:
             raise values.InvalidInput(_("There is no such night of yours."))
+    seats, players = data["seats"], None
+    if data["club"] is not None:
+        seats, players = rosters.keeper().seat(request.user, data["club"], data["players"])
+    elif seats is None:
+        raise values.InvalidInput(_("Name the four seats."))
     match = Match.objects.start(
         request.user,
-        data["seats"],
+        seats,
+        players=players,
         host_seat=data["host_seat"],
         direction=data["direction"],
         first_dealer=data["first_dealer"],

@@ -174,6 +174,18 @@ class TournamentPlaceSerializer(serializers.Serializer):  # a tournament's place
     mocas = MocasSerializer(help_text="The series' score in mocas won, by side.")
 
 
+class SeatPlayersSerializer(serializers.Serializer):
+    a1 = serializers.IntegerField()
+    a2 = serializers.IntegerField()
+    b1 = serializers.IntegerField()
+    b2 = serializers.IntegerField()
+
+
+class ForecastSerializer(serializers.Serializer):
+    a = serializers.FloatField(min_value=0, max_value=1)
+    b = serializers.FloatField(min_value=0, max_value=1)
+
+
 class MatchSerializer(MatchSummarySerializer):
     """The whole sheet: seats, deals, totals, result, whose deal it is, and the notes.
 
@@ -219,6 +231,15 @@ class MatchSerializer(MatchSummarySerializer):
     )
     tournament = TournamentPlaceSerializer(
         allow_null=True, help_text="A tournament's rubber: where it stands; null for others."
+    )
+    club = serializers.IntegerField(allow_null=True, help_text="A club's rubber: its club.")
+    players = SeatPlayersSerializer(
+        allow_null=True, help_text="A club's rubber: the roster's player at each seat."
+    )
+    forecast = ForecastSerializer(
+        allow_null=True,
+        help_text="A club's rubber: the chance each side had before the first deal, from "
+        "the four ratings (it sums to 1).",
     )
     join_token = HostOnly(required=False, help_text="Host only.")
     watch_token = HostOnly(required=False, help_text="Host only.")

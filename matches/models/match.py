@@ -271,6 +271,7 @@ class Match(Playing, Seating, models.Model):
     def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):
         """Bump the version and write the event for one change; after a change to
         the deals, re-derive the result from ``sheet``, the deals as it left them."""
+        won_before = self.winner if self.status == self.WON else ""
         if sheet is not None:
             outcome = rules.result(sheet, self.target)
             self.games_a, self.games_b = outcome.games["a"], outcome.games["b"]
@@ -292,6 +293,8 @@ class Match(Playing, Seating, models.Model):
             ]
         )
         self._log(by, action, deal=deal, before=before, after=after)
+        if (self.winner if self.status == self.WON else "") != won_before:
+            signals.result_changed.send(sender=Match, match=self)
         if self.status != self.IN_PLAY and action in Event.FINISHING:
             # What comes next at this table may start with it (a club's series, say).
             signals.rubber_finished.send(sender=Match, match=self, by=by)
@@ -429,6 +432,7 @@ class Match(Playing, Seating, models.Model):
                     name=old[was].name,
                     user_id=old[was].user_id,
                     freed_from_id=old[was].freed_from_id,
+                    player_id=old[was].player_id,
                 )
                 for new, was in moves.items()
             ],
@@ -436,19 +440,24 @@ class Match(Playing, Seating, models.Model):
             rematch={"seats": moves},
         )
 
-    def hand_over(self, by, names) -> "Match":
+    def hand_over(self, by, names, players=None) -> "Match":
         """The table plays on with other players: the next rubber of the night, its
         seats named ``names`` ({"a1": "Ana", ...}) and nobody in them yet, the first deal
-        a1's (a club's next pairs at this table). The phones of this rubber follow it
-        as after a rematch; its players take their seats by the night's join link."""
+        a1's (a club's next pairs at this table), each seat its roster's player where
+        ``players`` names one. The phones of this rubber follow it as after a rematch;
+        its players take their seats by the night's join link."""
         names = {position: clean_seat_name(names.get(position)) for position in values.SEATS}
+        players = players or {}
         with self._changing():
             self._require_host(by, _("start a rematch"))
             self._check_finished_and_last()
             return self._start_next(
                 by,
                 first_dealer="a1",
-                seats=[Seat(position=position, name=names[position]) for position in values.SEATS],
+                seats=[
+                    Seat(position=position, name=names[position], player_id=players.get(position))
+                    for position in values.SEATS
+                ],
                 start={"after": self.pk, "names": names},
                 rematch={"names": names},
             )
@@ -482,5 +491,6 @@ class Match(Playing, Seating, models.Model):
             seat.match = following
         Seat.objects.bulk_create(seats)
         following._log(by, Event.START, after=start)
+        signals.rubber_started.send(sender=Match, match=following, seats=seats)
         self._commit(by, Event.REMATCH, after={"match": following.pk, **rematch})
         return following

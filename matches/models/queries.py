@@ -7,7 +7,7 @@ from django.db.models.functions import Left
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import places, values
+from .. import places, rosters, signals, values
 from .base import NotAllowed, clean_night_name, clean_place, clean_seat_name
 from .nights import Night
 from .rows import Event, Seat, SeatRequest
@@ -73,7 +73,7 @@ class MatchQuerySet(models.QuerySet):
         What the apps built on matches read with a sheet (``places``) is joined to the
         match's own query."""
         return self.select_related(
-            "host", "night", "following", *places.related()
+            "host", "night", "following", *places.related(), *rosters.related()
         ).prefetch_related(*sheet_rows(acting=acting))
 
     def one_sheet(self, *, acting=False, **lookup):
@@ -244,6 +244,7 @@ class MatchQuerySet(models.QuerySet):
         night=None,
         night_name="",
         place="",
+        players=None,
     ):
         """Open a match: four seat names, the host's seat (or none), who deals first,
         and the house rules: after a redeal (the deal passes on, or *melar*), and on 120
@@ -251,7 +252,8 @@ class MatchQuerySet(models.QuerySet):
 
         Without ``night`` it opens a new night, named ``night_name`` or else the date,
         which keeps the rule on 120 points for its rubbers; in a night, a rubber plays
-        the night's unless ``bandeira_at_120`` says otherwise.
+        the night's unless ``bandeira_at_120`` says otherwise. ``players`` gives seats
+        their player of a club's roster ({"a1": player_id, ...}), checked by the caller.
         """
         direction = values.check_direction(direction)
         redeal_rule = values.check_redeal_rule(redeal_rule)
@@ -282,14 +284,17 @@ class MatchQuerySet(models.QuerySet):
                 redeal_rule=redeal_rule,
                 bandeira_at_120=bandeira_at_120,
             )
-            Seat.objects.bulk_create(
+            players = players or {}
+            seats = Seat.objects.bulk_create(
                 Seat(
                     match=match,
                     position=position,
                     name=names[position],
                     user=host if position == host_seat else None,
+                    player_id=players.get(position),
                 )
                 for position in values.SEATS
             )
             match._log(host, Event.START, after={"seats": names, "host_seat": host_seat})
+            signals.rubber_started.send(sender=type(match), match=match, seats=seats)
         return match

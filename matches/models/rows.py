@@ -29,6 +29,10 @@ class Seat(models.Model):
     freed_from = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The player of a club's roster who sits here (a club's rubber); none elsewhere.
+    player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
 
     class Meta:
         constraints = [

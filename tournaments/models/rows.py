@@ -16,6 +16,13 @@ class Pair(models.Model):
     number = models.PositiveSmallIntegerField()
     first = models.CharField(max_length=40)
     second = models.CharField(max_length=40)
+    # A club's tournament: the roster's players of the pair (none elsewhere).
+    first_player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second_player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["number"]
@@ -34,10 +41,27 @@ class Pair(models.Model):
     def players(self) -> list[str]:
         return [self.first, self.second]
 
+    @property
+    def roster(self) -> list[int] | None:
+        """The roster's players of a club's pair (their ids), or None."""
+        if self.first_player_id is None:
+            return None
+        return [self.first_player_id, self.second_player_id]
+
 
 def seat_names(a, b) -> dict[str, str]:
     """The seats of a rubber between pairs ``a`` (side a) and ``b``, by their players."""
     return {"a1": a.first, "a2": a.second, "b1": b.first, "b2": b.second}
+
+
+def seat_players(a, b) -> dict[str, int | None]:
+    """The seats' players of a club's roster, for a rubber between pairs ``a`` and ``b``."""
+    return {
+        "a1": a.first_player_id,
+        "a2": a.second_player_id,
+        "b1": b.first_player_id,
+        "b2": b.second_player_id,
+    }
 
 
 class Table(models.Model):
@@ -124,6 +148,9 @@ class Series(models.Model):
 
     def seat_names(self) -> dict[str, str]:
         return seat_names(self.a, self.b)
+
+    def seat_players(self) -> dict[str, int | None]:
+        return seat_players(self.a, self.b)
 
     def side_of(self, pair_id) -> str:
         return "a" if pair_id == self.a_id else "b"

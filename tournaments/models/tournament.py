@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches import signals, values
+from matches import rosters, signals, values
 from matches.models import (
     Match,
     Night,
@@ -33,7 +33,7 @@ from matches.models import (
 )
 
 from .progress import progress
-from .rows import Negra, Pair, Round, Rubber, Series, Table, seat_names
+from .rows import Negra, Pair, Round, Rubber, Series, Table, seat_names, seat_players
 
 # Where a change to a tournament is announced: its projector and organiser's page listen
 # here, and to each of its tables' nights.
@@ -101,10 +101,11 @@ class TournamentQuerySet(models.QuerySet):
 
     def open(self, organiser, *, name, pairs, format="round_robin", rounds=None,
              knockout_size=None, tables=1, mocas_to_win=3,
-             bandeira_at_120=False) -> "Tournament":  # fmt: skip
+             bandeira_at_120=False, club=None) -> "Tournament":  # fmt: skip
         """A new tournament, registering: its pairs, and its tables (a night each, hosted
         by the organiser, who hosts every rubber; each night plays the tournament's house
-        rule on 120 points, so every rubber there does)."""
+        rule on 120 points, so every rubber there does). A club's (``club``, an id): its
+        pairs are the players of the club's roster (``rosters``)."""
         name = clean_tournament_name(name)
         bandeira_at_120 = values.ticked(bandeira_at_120)
         pairs = read_pairs(pairs)
@@ -141,7 +142,7 @@ class TournamentQuerySet(models.QuerySet):
                 mocas_to_win=mocas_to_win,
                 bandeira_at_120=bandeira_at_120,
             )
-            tournament._register(pairs)
+            tournament._register(pairs, club)
             for number in range(1, tables + 1):
                 night = Night.objects.create(
                     host=organiser,
@@ -272,8 +273,12 @@ class Tournament(models.Model):
                 raise values.Conflict(
                     _("The first round has been drawn: the pairs can't change any more.")
                 )
+            first = self.pairs.first()
+            club = (
+                rosters.keeper().club_of(first.first_player_id) if first and first.roster else None
+            )
             self.pairs.all().delete()
-            self._register(pairs)
+            self._register(pairs, club)
             self.changed()
 
     def progress(self, **kwargs):
@@ -333,18 +338,19 @@ class Tournament(models.Model):
 
     def _first_rubber(self, series, table, *, after=None) -> Match:
         """Series ``series`` begins on ``table`` with its first rubber."""
-        match = self._rubber_at(table, series.seat_names(), after=after)
+        match = self._rubber_at(table, series.seat_names(), series.seat_players(), after=after)
         Rubber.objects.create(series=series, match=match)
         return match
 
-    def _rubber_at(self, table, names, *, after=None) -> Match:
-        """A new rubber on ``table`` with seats ``names``: after the last one played
-        there (``after``, or read; its phones follow it), or the table's first of all."""
+    def _rubber_at(self, table, names, players, *, after=None) -> Match:
+        """A new rubber on ``table`` with seats ``names`` (and a club's ``players``):
+        after the last one played there (``after``, or read; its phones follow it), or
+        the table's first of all."""
         if after is None:
             after = Match.objects.filter(night=table.night).order_by("-created", "-id").first()
         if after is None:
-            return Match.objects.start(self.organiser, names, night=table.night)
-        return after.hand_over(self.organiser, names)
+            return Match.objects.start(self.organiser, names, night=table.night, players=players)
+        return after.hand_over(self.organiser, names, players)
 
     def play_on(self, match) -> None:
         """Rubber ``match`` has just finished (won or ended early) at its table, inside
@@ -486,17 +492,24 @@ class Tournament(models.Model):
                 raise values.Conflict(_("Every table is playing: wait for one to be free."))
             table = self.tables.get(number=free[0])
             a, b = (pairs[pk] for pk in ids)
-            match = self._rubber_at(table, seat_names(a, b))
+            match = self._rubber_at(table, seat_names(a, b), seat_players(a, b))
             Negra.objects.create(tournament=self, a=a, b=b, match=match)
             self.changed()
         return match
 
-    def _register(self, pairs) -> None:
-        """The pairs as read (``read_pairs``), numbered in the order given."""
-        Pair.objects.bulk_create(
-            Pair(tournament=self, number=number, first=first, second=second)
-            for number, (first, second) in enumerate(pairs, 1)
-        )
+    def _register(self, pairs, club=None) -> None:
+        """The pairs as read (``read_pairs``), numbered in the order given; a club's
+        are its roster's players, by the roster's names (a name not on it joins it)."""
+        if club is None:
+            rows = [Pair(first=first, second=second) for first, second in pairs]
+        else:
+            rows = [
+                Pair(first=first.name, second=second.name, first_player=first, second_player=second)
+                for first, second in rosters.keeper().pair(self.organiser, club, pairs)
+            ]
+        for number, pair in enumerate(rows, 1):
+            pair.tournament, pair.number = self, number
+        Pair.objects.bulk_create(rows)
 
     def end(self, by) -> None:
         """The organiser ends the tournament: no round is drawn after it. Rubbers in

@@ -1,0 +1,124 @@
+"""The club's ratings as stored, derived from its rubbers and never set by hand.
+
+Ratings follow the rubbers in the order they were first won (``ClubRubber.won_at``).
+When a rubber's result changes (it is won; a correction or an undo changes who won an
+old one; two players are merged), ``rerate`` takes each player back to where they stood
+before that rubber and rates it and every later one again, in the change's transaction,
+so the ratings are always what the rubbers give from the start. A rubber won last (the
+usual case) re-rates that one rubber alone.
+"""
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.models import Match, Seat
+
+from . import ratings
+from .models import Club, ClubRubber, Player
+
+
+def rated(match_status, winner, walkover, players) -> bool:
+    """Whether a club rubber rates its players (SPEC): won by a side (not ended early,
+    not a walkover), between four different players."""
+    return (
+        match_status == Match.WON
+        and winner in ("a", "b")
+        and not walkover
+        and len(set(players)) == 4
+    )
+
+
+def rerate(club_id, since: ClubRubber | None = None) -> None:
+    """The ratings of club ``club_id`` again from rubber ``since`` (None: from the first),
+    with the club's row locked: one re-rating at a time."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club_id)
+        rubbers = ClubRubber.objects.filter(club=club, won_at__isnull=False)
+        if since is not None:
+            if since.won_at is None:
+                return
+            rubbers = rubbers.filter(
+                Q(won_at__gt=since.won_at) | Q(won_at=since.won_at, match_id__gte=since.match_id)
+            )
+        order = list(rubbers.order_by("won_at", "match_id").values_list("match_id", flat=True))
+        again = _rated_rubbers(order)
+        keys = set(order)
+        players = list(Player.objects.filter(club=club).select_for_update())
+        start, kept = {}, {}
+        for player in players:
+            # The rubbers before ``since`` stand: each player as they were after them.
+            cut = next((i for i, point in enumerate(player.points) if point[0] in keys), None)
+            kept[player.pk] = player.points if cut is None else player.points[:cut]
+            start[player.pk] = _standing(kept[player.pk])
+        result = ratings.rate(again, start)
+        winning = {rubber.key: set(getattr(rubber, rubber.winner)) for rubber in again}
+        changed = []
+        for player in players:
+            points = kept[player.pk]
+            new = result.points.get(player.pk, [])
+            if not new and len(points) == len(player.points):
+                continue
+            player.points = points + [
+                [point.key, point.mu, point.sigma, int(player.pk in winning[point.key])]
+                for point in new
+            ]
+            skill = _standing(player.points)
+            player.mu, player.sigma, player.rubbers, player.won = (
+                skill.mu,
+                skill.sigma,
+                skill.rubbers,
+                skill.won,
+            )
+            changed.append(player)
+        Player.objects.bulk_update(
+            changed, ["points", "mu", "sigma", "rubbers", "won"], batch_size=500
+        )
+        forecasts = [entry for entry in club.forecasts if entry[0] not in keys]
+        forecasts += [
+            [rubber.key, chance, won]
+            for rubber, (chance, won) in zip(again, result.raw, strict=True)
+        ]
+        club.forecasts = forecasts
+        club.calibration = ratings.fit_calibration(
+            [(chance, won) for _key, chance, won in forecasts]
+        )
+        club.save(update_fields=["forecasts", "calibration"])
+        club.changed()
+
+
+def _standing(points) -> ratings.Skill:
+    if not points:
+        return ratings.new_skill()
+    last = points[-1]
+    return ratings.Skill(last[1], last[2], len(points), sum(point[3] for point in points))
+
+
+def _rated_rubbers(order) -> list[ratings.Rubber]:
+    """Rubbers ``order`` (match ids, in the ratings' order) that rate their players."""
+    matches = {
+        row["pk"]: row
+        for row in Match.objects.filter(pk__in=order).values("pk", "status", "winner", "walkover")
+    }
+    seats: dict[int, dict[str, int]] = {}
+    for match_id, position, player_id in Seat.objects.filter(match__in=order).values_list(
+        "match_id", "position", "player_id"
+    ):
+        seats.setdefault(match_id, {})[position] = player_id
+    rubbers = []
+    for key in order:
+        row, at = matches[key], seats.get(key, {})
+        players = [at.get(position) for position in ("a1", "a2", "b1", "b2")]
+        if None not in players and rated(row["status"], row["winner"], row["walkover"], players):
+            rubbers.append(
+                ratings.Rubber(key, tuple(players[:2]), tuple(players[2:]), row["winner"])
+            )
+    return rubbers
+
+
+def won_now(rubber: ClubRubber) -> None:
+    """A club rubber's result changed: its place in the order is when it was first won."""
+    if rubber.won_at is None and rubber.match.status == Match.WON:
+        rubber.won_at = timezone.now()
+        rubber.save(update_fields=["won_at"])
+    rerate(rubber.club_id, rubber)

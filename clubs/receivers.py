@@ -1,0 +1,39 @@
+"""What a club does when one of its rubbers starts or its result changes."""
+
+from django.dispatch import receiver
+
+from matches.signals import result_changed, rubber_started
+
+from . import rating, ratings
+from .models import ClubRubber, Player
+
+
+@receiver(rubber_started, dispatch_uid="clubs.forecast")
+def forecast(sender, match, seats, **kwargs):
+    """A rubber whose four seats are a club's players is the club's: its forecast is
+    kept as it starts (no query for any other rubber)."""
+    ids = [seat.player_id for seat in sorted(seats, key=lambda seat: seat.position)]
+    if None in ids:
+        return
+    players = {
+        player.pk: player
+        for player in Player.objects.filter(pk__in=ids).select_related("club").defer("points")
+    }
+    clubs = {player.club_id for player in players.values()}
+    if len(players) != 4 or len(clubs) != 1:
+        return
+    club = next(iter(players.values())).club
+    a, b = ([players[pk].skill for pk in side] for side in (ids[:2], ids[2:]))
+    ClubRubber.objects.create(
+        match=match, club=club, forecast=ratings.chance(a, b, club.calibration)
+    )
+
+
+@receiver(result_changed, dispatch_uid="clubs.rerate")
+def rerate(sender, match, **kwargs):
+    """A club rubber was won, or who won it changed: the ratings follow, in the same
+    transaction."""
+    rubber = ClubRubber.objects.filter(match=match).first()
+    if rubber is not None:
+        rubber.match = match
+        rating.won_now(rubber)
