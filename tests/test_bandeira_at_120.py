@@ -106,6 +106,14 @@ def test_a_tournament_opened_with_the_rule_passes_it_to_every_rubber(ana):
     assert following.bandeira_at_120
 
 
+def test_a_tournament_says_its_rule_in_the_api(ana, api_as):
+    body = {"name": "Taça", "pairs": PAIRS[:2], "bandeira_at_120": True}
+    created = api_as(ana).post("/api/tournaments/", body, format="json").json()
+    assert created["bandeira_at_120"] is True
+    plain = tournament_of(ana)
+    assert api_as(ana).get(f"/api/tournaments/{plain.pk}/").json()["bandeira_at_120"] is False
+
+
 def test_a_tournament_opened_without_it_plays_120_points_as_2_games(ana):
     tournament = tournament_of(ana)
     tournament.start_round(ana)

@@ -179,6 +179,7 @@ class Board:
     rounds_asked: int | None
     knockout_size: int | None
     table_count: int
+    bandeira_at_120: bool
     version: int
     pairs: list  # Pair rows
     names: dict  # pair id -> "Ana & Rui"
@@ -371,6 +372,7 @@ def read(tournament) -> Board:
         rounds_asked=tournament.rounds_asked,
         knockout_size=tournament.knockout_size,
         table_count=tournament.table_count,
+        bandeira_at_120=tournament.bandeira_at_120,
         version=version(tournament.pk),
         pairs=now.pairs,
         names=names,

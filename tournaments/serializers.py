@@ -194,6 +194,9 @@ class TournamentSerializer(serializers.Serializer):
     knockout_size = serializers.IntegerField(allow_null=True)
     mocas_to_win = serializers.IntegerField()
     tables = serializers.IntegerField(source="table_count")
+    bandeira_at_120 = serializers.BooleanField(
+        help_text="The house rule every rubber plays by: all 120 points a bandeira."
+    )
     version = serializers.IntegerField()
     pairs = PairSerializer(many=True)
     rounds = RoundSerializer(many=True)
