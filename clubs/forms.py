@@ -1,11 +1,18 @@
 """The club's forms: what organisers and players type; the rules are the models'."""
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from matches.forms import PLAYER_LABELS, SEAT_LABELS
+from matches.forms import PLAYER_LABELS
 
 SEATS = ("a1", "a2", "b1", "b2")
+# The seats as the form's two fieldsets name them: a1 and a2 are Nós, b1 and b2 Eles.
+SEAT_NAMES = {
+    position: format_lazy("{} · {}", side, PLAYER_LABELS[position[1]])
+    for side, positions in (("Nós", SEATS[:2]), ("Eles", SEATS[2:]))
+    for position in positions
+}
 
 
 class OpenClubForm(forms.Form):
@@ -22,7 +29,7 @@ class RubberForm(forms.Form):
 
     host_seat = forms.ChoiceField(label=_("I sit at"), required=False)
     first_dealer = forms.ChoiceField(
-        label=_("Who deals first"), choices=list(SEAT_LABELS.items()), initial="a1"
+        label=_("Who deals first"), choices=list(SEAT_NAMES.items()), initial="a1"
     )
 
     def __init__(self, *args, roster, **kwargs):
@@ -34,7 +41,7 @@ class RubberForm(forms.Form):
                 label=PLAYER_LABELS[position[1]], choices=choices
             )
         self.fields["host_seat"].choices = [
-            *SEAT_LABELS.items(),
+            *SEAT_NAMES.items(),
             ("", _("None: I only keep the score")),
         ]
         self.order_fields([*SEATS, "host_seat", "first_dealer"])

@@ -2,8 +2,12 @@
 roster, its forecast on the sheet, and a club tournament from the club's page."""
 
 import re
+from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from clubs.models import Club, Player
 from matches import rules
@@ -12,6 +16,7 @@ from tournaments.models import Tournament
 
 from .clubs import club_of, club_rubber, win
 from .pages import HTMX, browser, messages_of, text, words
+from .tournaments import play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -525,3 +530,47 @@ def test_a_club_tournament_by_one_who_does_not_organise_the_club_is_refused(ana,
     assert response.status_code == 400
     assert "Only the club&#x27;s organisers can open its tournaments." in text(response)
     assert not Tournament.objects.exists()
+
+
+# The season and the page's cost ------------------------------------------------------------
+
+
+def test_the_season_covering_today_shows_its_table_and_every_season_is_listed(ana, cafe):
+    club, _players = cafe
+    today = timezone.localdate()
+    club.add_season(ana, name="Época 2025", start=date(2025, 1, 1), end=date(2025, 12, 31))
+    club.add_season(
+        ana, name="Época de agora", start=today - timedelta(days=9), end=today + timedelta(days=9)
+    )
+    tournament = Tournament.objects.open(
+        ana, name="Taça", pairs=[("Ana", "Rui"), ("Zé", "Maria")], club=club.pk, tables=1,
+        mocas_to_win=1,
+    )  # fmt: skip
+    tournament.start_round(ana)
+    play_round(tournament)
+    tournament.end(ana)
+
+    page = words(browser(ana).get(f"/clubs/{club.pk}/"))
+
+    seasons = page[page.index("Seasons") :]
+    assert "Época de agora" in seasons and "Época 2025" in seasons
+    table = re.search(r'<table class="tally season-top">.*?</table>', seasons).group(0)
+    assert table.index("Ana") < table.index("Zé")
+    assert '<td class="points">11</td>' in table
+
+
+def test_the_club_page_reads_in_the_same_queries_however_long_the_roster(ana, cafe):
+    club, players = cafe
+    client = browser(ana)
+    first = club_rubber(ana, club, players["Zé"], players["Maria"], players["Ana"], players["Rui"])
+    win(first, ana)
+    client.get(f"/clubs/{club.pk}/")
+    with CaptureQueriesContext(connection) as before:
+        client.get(f"/clubs/{club.pk}/")
+    for number in range(20):
+        club.add_player(ana, f"Jogador {number}")
+    match = club_rubber(ana, club, players["Tó"], players["Inês"], players["Olga"], players["Nuno"])
+    win(match, ana)
+    with CaptureQueriesContext(connection) as after:
+        client.get(f"/clubs/{club.pk}/")
+    assert len(after) == len(before) <= 10
