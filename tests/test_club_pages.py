@@ -574,3 +574,48 @@ def test_the_club_page_reads_in_the_same_queries_however_long_the_roster(ana, ca
     with CaptureQueriesContext(connection) as after:
         client.get(f"/clubs/{club.pk}/")
     assert len(after) == len(before) <= 10
+
+
+def test_the_roster_reads_in_the_same_queries_however_long_it_is(ana, cafe):
+    club, _players = cafe
+    client = browser(ana)
+    client.get(f"/clubs/{club.pk}/roster/")
+    with CaptureQueriesContext(connection) as before:
+        client.get(f"/clubs/{club.pk}/roster/")
+    for number in range(20):
+        club.add_player(ana, f"Jogador {number}")
+    with CaptureQueriesContext(connection) as after:
+        client.get(f"/clubs/{club.pk}/roster/")
+    assert len(after) == len(before) <= 10
+
+
+# A player's link ---------------------------------------------------------------------------
+
+
+def test_a_players_link_makes_the_account_theirs_and_opens_the_club(ana, rui, cafe):
+    club, players = cafe
+    token = club.hand_link(ana, players["Rui"].pk).link_token
+    client = browser(rui)
+
+    asked = client.get(f"/clubs/link/{token}/")
+    assert "Are you Rui on this club" in words(asked)
+    assert Player.objects.get(pk=players["Rui"].pk).user is None
+
+    response = client.post(f"/clubs/link/{token}/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/clubs/{club.pk}/"
+    assert Player.objects.get(pk=players["Rui"].pk).user == rui
+    assert client.get(f"/clubs/link/{token}/").status_code == 404  # spent
+
+
+def test_an_account_that_is_another_player_of_the_club_is_refused(ana, rui, cafe):
+    club, players = cafe
+    linked(club, players["Rui"], rui)
+    token = club.hand_link(ana, players["Zé"].pk).link_token
+
+    response = browser(rui).post(f"/clubs/link/{token}/")
+
+    assert response.status_code == 409
+    assert "Your account is Rui on this club&#x27;s roster already." in text(response)
+    assert Player.objects.get(pk=players["Zé"].pk).user is None
