@@ -619,3 +619,16 @@ def test_an_account_that_is_another_player_of_the_club_is_refused(ana, rui, cafe
     assert response.status_code == 409
     assert "Your account is Rui on this club&#x27;s roster already." in text(response)
     assert Player.objects.get(pk=players["Zé"].pk).user is None
+
+
+def test_organisers_get_the_boards_watch_link_with_its_qr_code(ana, rui, cafe, settings):
+    # The board's page is another part's; a stand-in names its route here.
+    settings.ROOT_URLCONF = "tests.club_board_urls"
+    club, players = cafe
+    linked(club, players["Rui"], rui)
+
+    page = text(browser(ana).get(f"/clubs/{club.pk}/"))
+
+    assert f"http://testserver/clubs/board/{club.watch_token}/" in page
+    assert 'class="qr"' in page
+    assert club.watch_token not in text(browser(rui).get(f"/clubs/{club.pk}/"))
