@@ -19,10 +19,6 @@ class OpenClubForm(forms.Form):
     name = forms.CharField(label=_("The club's name"), max_length=80)
 
 
-class PlayerNameForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=40)
-
-
 class RubberForm(forms.Form):
     """Four players of the roster, one a seat (Nós: a1 and a2; Eles: b1 and b2), the
     host's own seat if they play, and who deals first; the rest as the house plays."""

@@ -632,3 +632,25 @@ def test_organisers_get_the_boards_watch_link_with_its_qr_code(ana, rui, cafe, s
     assert f"http://testserver/clubs/board/{club.watch_token}/" in page
     assert 'class="qr"' in page
     assert club.watch_token not in text(browser(rui).get(f"/clubs/{club.pk}/"))
+
+
+def test_a_blank_name_is_refused_with_the_rosters_own_words(ana, cafe):
+    club, players = cafe
+    client = browser(ana)
+
+    added = client.post(f"/clubs/{club.pk}/roster/players/", {"name": "  "}, **HTMX)
+    renamed = client.post(
+        f"/clubs/{club.pk}/roster/players/{players['Zé'].pk}/name/", {"name": "\u200b"}
+    )
+
+    assert added.status_code == renamed.status_code == 400
+    assert "The player&#x27;s name can&#x27;t be empty." in text(added)
+    assert "The player&#x27;s name can&#x27;t be empty." in text(renamed)
+    assert club.players.count() == 8
+    assert Player.objects.get(pk=players["Zé"].pk).name == "Zé"
+
+
+def test_a_new_player_is_named_as_the_roster_keeps_the_name(ana, cafe):
+    club, _players = cafe
+    response = browser(ana).post(f"/clubs/{club.pk}/roster/players/", {"name": "  Sofia   Reis "})
+    assert messages_of(response) == ["Sofia Reis is on the roster."]

@@ -27,8 +27,8 @@ from matches.views.answers import bad_form, form_page, go, not_found, problem
 from matches.views.answers import posted as posted_data
 
 from .. import board
-from ..forms import OpenClubForm, PlayerNameForm
-from ..models import Club, Player, player_link_gone
+from ..forms import OpenClubForm
+from ..models import Club, Player, no_such_player, player_link_gone
 
 SEASON_LINES = 5  # the season's table on the club's page: its top; the season page has it all
 
@@ -202,68 +202,52 @@ def roster(request, pk):
     return render(request, "clubs/roster.html", context)
 
 
-def _act(request, club, control, change, done, *, back=None):
+def _act(request, club, control, change, done, *, back=None, show_link=False):
     """Run ``change()``; a refusal is said beside ``control`` and changes nothing.
-    Done: back to the roster (htmx: the roster in place, saying what was done, and the
-    link of the player whose id ``change`` returns)."""
+    Done: back to the roster (htmx: the roster in place), saying ``done`` (or what
+    ``done(result)`` says), and, with ``show_link``, the link of the player it returned."""
     try:
-        shown = change()
+        result = change()
     except values.Refusal as refusal:
         context = roster_context(request, club, errors={control: explain(refusal)})
         template = "clubs/roster.html#roster" if request.htmx else "clubs/roster.html"
         return render(request, template, context, status=refusal.status)
+    said = done(result) if callable(done) else done
     if request.htmx and back is None:
-        context = roster_context(request, club, shown=shown if isinstance(shown, int) else None)
-        context["done"] = done
+        context = roster_context(request, club, shown=result.pk if show_link else None)
+        context["done"] = said
         return render(request, "clubs/roster.html#roster", context)
-    messages.success(request, done)
+    messages.success(request, said)
     return go(request, back or reverse("club_roster", args=[club.pk]))
-
-
-def _name_or_refusal(request, club, control):
-    form = PlayerNameForm(request.POST)
-    if form.is_valid():
-        return form.cleaned_data["name"], None
-    message = next(iter(form.errors.get("name", [_("Write a name.")])))
-    context = roster_context(request, club, errors={control: message})
-    template = "clubs/roster.html#roster" if request.htmx else "clubs/roster.html"
-    return None, render(request, template, context, status=400)
 
 
 @login_required
 @require_POST
-@posted.only(form=PlayerNameForm, refuse=bad_form)
+@posted.only("name", refuse=bad_form)
 @refusals_said
 def add_player(request, pk):
     club = organised(request, pk)
-    name, refused = _name_or_refusal(request, club, "add")
-    if refused:
-        return refused
     return _act(
         request,
         club,
         "add",
-        lambda: club.add_player(request.user, name),
-        _("%(name)s is on the roster.") % {"name": name},
+        lambda: club.add_player(request.user, request.POST.get("name", "")),
+        lambda player: _("%(name)s is on the roster.") % {"name": player.name},
     )
 
 
 @login_required
 @require_POST
-@posted.only(form=PlayerNameForm, refuse=bad_form)
+@posted.only("name", refuse=bad_form)
 @refusals_said
 def rename_player(request, pk, player_id):
     club = organised(request, pk)
-    control = f"rename-{player_id}"
-    name, refused = _name_or_refusal(request, club, control)
-    if refused:
-        return refused
     return _act(
         request,
         club,
-        control,
-        lambda: club.rename_player(request.user, player_id, name),
-        _("The player is %(name)s now.") % {"name": name},
+        f"rename-{player_id}",
+        lambda: club.rename_player(request.user, player_id, request.POST.get("name", "")),
+        lambda player: _("The player is %(name)s now.") % {"name": player.name},
     )
 
 
@@ -274,7 +258,6 @@ def rename_player(request, pk, player_id):
 def hand_link(request, pk, player_id):
     """A fresh link for the player's account, shown with its QR code to scan."""
     club = organised(request, pk)
-
     back = None
     if not request.htmx:  # the page again, showing the link
         back = f"{reverse('club_roster', args=[club.pk])}?link={player_id}#link"
@@ -282,9 +265,10 @@ def hand_link(request, pk, player_id):
         request,
         club,
         f"link-{player_id}",
-        lambda: club.hand_link(request.user, player_id).pk,
+        lambda: club.hand_link(request.user, player_id),
         _("The link is ready: show it to them, or send it."),
         back=back,
+        show_link=True,
     )
 
 
@@ -316,7 +300,7 @@ def merge_players(request, pk):
     player, into = found.get(player_id), found.get(into_id)
     message = None
     if player is None or into is None:
-        message = _("There is no such player on this club's roster.")
+        message = no_such_player()
     elif player.pk == into.pk:
         message = _("Name two different players to merge.")
     if message:
