@@ -65,5 +65,11 @@ class Keeper:
         club.changed()
         return [(roster[name_key(first)], roster[name_key(second)]) for first, second in pairs]
 
+    def names(self, user, club) -> list[str]:
+        """The roster's names of club ``club`` for its organiser ``user`` (the pairs
+        a club tournament's form offers); none for anyone else."""
+        club = Club.objects.organised_by(user).filter(pk=_id(club)).first()
+        return list(club.players.values_list("name", flat=True)) if club else []
+
     def club_of(self, player_id) -> int | None:
         return Player.objects.filter(pk=player_id).values_list("club", flat=True).first()

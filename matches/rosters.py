@@ -13,7 +13,8 @@ A keeper has:
   ({"a1": player_id, ...}) that ``user`` may start a rubber with, as their names, or a
   refusal;
 - ``pair(user, club, pairs)``: a club tournament's pairs (names) as the roster's players,
-  names not on the roster joining it; and ``club_of(player_id)``.
+  names not on the roster joining it; ``names(user, club)``: the roster's names for its
+  organiser (offered on a club tournament's form); and ``club_of(player_id)``.
 """
 
 _keeper = None

@@ -255,6 +255,15 @@ class Sheet:
         """The pair that won by walkover, as the table names it."""
         return self.by_side[self.walkover].names if self.walkover else ""
 
+    @property
+    def chances(self) -> list[tuple[str, int]]:
+        """A club rubber's forecast as the viewer reads it: each side's label and chance
+        in whole percents (the two make 100), the viewer's side first; [] for others."""
+        if not self.forecast:
+            return []
+        first = round(100 * self.forecast[self.sides[0].side])
+        return [(self.sides[0].label, first), (self.sides[1].label, 100 - first)]
+
     def side(self, side) -> Side:
         return next(view for view in self.sides if view.side == side)
 

@@ -71,6 +71,8 @@ class NewTournamentForm(forms.Form):
         help_text=_("Two names a line, as in “Ana & Rui”."),
     )
     bandeira_at_120 = BandeiraAt120Field()
+    # A club's tournament (``?club=``): its pairs are the roster's players.
+    club = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
 
 class PairsForm(forms.Form):

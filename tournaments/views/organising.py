@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from matches import conditional, links, posted, values
+from matches import conditional, links, posted, rosters, values
 from matches.models import explain
 from matches.views.answers import bad_form, form_page, go
 from matches.views.answers import posted as posted_data
@@ -44,7 +44,7 @@ def tournaments(request):
 @require_http_methods(["GET", "POST"])
 @posted.only(form=NewTournamentForm, refuse=bad_form)
 def new_tournament(request):
-    form = NewTournamentForm(posted_data(request))
+    form = NewTournamentForm(posted_data(request), initial={"club": request.GET.get("club")})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -58,12 +58,22 @@ def new_tournament(request):
                 tables=data["tables"],
                 mocas_to_win=data["mocas_to_win"],
                 bandeira_at_120=data["bandeira_at_120"],
+                club=data["club"],
             )
         except values.Refusal as refusal:
             form.add_error(None, explain(refusal))
         else:
             return redirect("tournament", pk=tournament.pk)
-    return form_page(request, "tournaments/new.html", form)
+    return form_page(request, "tournaments/new.html", form, roster=_roster(request, form))
+
+
+def _roster(request, form) -> list[str]:
+    """A club's tournament: the names on its roster, offered for the pairs."""
+    club = form["club"].value()
+    keeper = rosters.keeper()
+    if not club or keeper is None:
+        return []
+    return keeper.names(request.user, club)
 
 
 def page_context(request, tournament):
