@@ -23,11 +23,12 @@ from matches.models import NotFound, nothing_here
 
 from . import board as boards
 from . import ratings
-from .models import Club, Player, club_link_gone, no_such_player, topic
+from .models import Club, Player, club_link_gone, no_such_player, player_link_gone, topic
 from .roster import four_players
 from .serializers import (
     ClubCreateSerializer,
     ClubSerializer,
+    LinkedPlayerSerializer,
     MergeSerializer,
     OrganiserSerializer,
     PlayerLinkSerializer,
@@ -167,12 +168,34 @@ def player_link(request, id, player_id):
     )
 
 
-@answers(200, PlayerSerializer, 401, 404, 409)
-@endpoint("POST", "link_club_player", "Link my account to a player", TAG)
+@extend_schema(
+    methods=["GET"],
+    operation_id="get_club_player_link",
+    summary="Whose link this is",
+    description="The player a link an organiser handed out is for, and their club: what "
+    "to ask before linking.",
+    responses={200: LinkedPlayerSerializer, **errors(401, 404)},
+    tags=[TAG],
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="link_club_player",
+    summary="Link my account to a player",
+    description="The caller's account becomes the player's, by the link an organiser "
+    "handed out; the link is spent.",
+    request=None,
+    responses={200: PlayerSerializer, **errors(401, 404, 409)},
+    tags=[TAG],
+)
+@api_view(["GET", "POST"])
 def link(request, token):
-    """The caller's account becomes the player's, by the link an organiser handed out;
-    the link is spent."""
-    return Response(PlayerSerializer(Club.link_account(request.user, token)).data)
+    if request.method == "POST":
+        with transaction.atomic():
+            return Response(PlayerSerializer(Club.link_account(request.user, token)).data)
+    player = Player.objects.filter(link_token=token).exclude(link_token="").first()
+    if player is None:
+        raise NotFound(player_link_gone())
+    return Response(LinkedPlayerSerializer(player).data)
 
 
 @answers(200, ClubSerializer, 400, 401, 403, 404, 409)

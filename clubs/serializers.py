@@ -80,6 +80,12 @@ class PlayerSerializer(serializers.Serializer):
     )
 
 
+class LinkedPlayerSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    club = serializers.CharField(source="club.name")
+
+
 class PlayerLinkSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="pk")
     token = serializers.CharField(source="link_token")

@@ -159,6 +159,8 @@ def test_a_player_links_their_account_by_the_link_handed_out(api_as, club, ana, 
     body = response.json()
     assert body["player"] == players["Rui"].pk
     assert body["link"].endswith(f"/clubs/link/{body['token']}/")
+    asked = api_as(rui).get(f"/api/clubs/players/link/{body['token']}/").json()
+    assert asked == {"player": players["Rui"].pk, "name": "Rui", "club": "Café Central"}
     assert api_as(rui).post(f"/api/clubs/players/link/{body['token']}/").json()["user"] == rui.pk
     # Spent: nobody else takes Rui's place with it.
     assert api_as(olga).post(f"/api/clubs/players/link/{body['token']}/").status_code == 404

@@ -148,7 +148,7 @@ def test_every_operation_declares_the_database_out_of_reach(openapi):
 
 def test_every_read_declares_the_reads_limit(openapi):
     reads = [operation for _path, method, operation in operations(openapi) if method == "get"]
-    assert len(reads) == 21
+    assert len(reads) == 22
     for operation in reads:
         assert retry_after(operation["responses"]["429"])
 

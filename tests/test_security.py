@@ -1,6 +1,7 @@
 """Production settings, security headers, what is kept of a person's answers, and what
 an outsider can learn. The rate limits have their own file, test_limits.py."""
 
+import datetime
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ from rest_framework.test import APIClient
 from matches.middleware import CONTENT_SECURITY_POLICY
 from matches.models import Match, User
 
+from .clubs import club_of
 from .pages import HTMX, browser, shown, text
 from .tournaments import tournament_of
 
@@ -392,15 +394,20 @@ def routes(patterns=None, prefix=""):
             yield route
 
 
-def fill(route, match, note, asked, tournament):
+def fill(route, match, note, asked, tournament, club):
     """A route with every id naming the match (or its night, its note, a request for one
-    of its seats, or the tournament and one of its series), and seat b1 where a route
-    names a seat."""
+    of its seats, the tournament and one of its series, or the club, one of its players
+    and its season), and seat b1 where a route names a seat."""
     night = "night" in route
     own = tournament.pk if "tournament" in route else match.night_id if night else match.pk
+    if "clubs/" in route:
+        own = club.pk
     values = {
         "pk": own,
         "id": own,
+        "player_id": club.players.get(name="Rui").pk,
+        "season_id": club.seasons.get().pk,
+        "user_id": match.host_id,
         "series_id": tournament.progress().rounds[0].series[0].id,
         "number": 1,
         "note_id": note.pk,
@@ -425,16 +432,21 @@ def secrets_of(match, rui):
     # And Ana's tournament, whose pairs bear the same names.
     tournament = tournament_of(match.host, pairs=4)
     tournament.start_round(match.host)
-    return match, note, asked, tournament
+    # And Ana's club, whose roster bears them too, with a season.
+    club, _players = club_of(match.host, ["Ana", "Rui", "Zé", "Maria"])
+    club.add_season(
+        match.host, name="Época", start=datetime.date(2026, 9, 1), end=datetime.date(2027, 6, 30)
+    )
+    return match, note, asked, tournament, club
 
 
 def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_of, olga):
-    match, note, asked, tournament = secrets_of
+    match, note, asked, tournament, club = secrets_of
     checked = []
     for route in routes():
         if "token>" in route:
             continue  # capability links: a wrong token is the outsider's case, below
-        path = fill(route, match, note, asked, tournament)
+        path = fill(route, match, note, asked, tournament, club)
         assert "<" not in path, route
         # Reading, Olga hears "no such match" (or that the method is wrong, which the
         # route alone tells); anonymous, she may be asked to sign in first. Writing is
@@ -451,12 +463,19 @@ def test_an_outsider_gets_404_and_no_names_from_every_page_and_endpoint(secrets_
                 if response.status_code == 302:
                     assert response["Location"].startswith("/accounts/login/"), path
                 body = shown(response)
-                tokens = (match.join_token, match.watch_token, tournament.watch_token)
+                tokens = (
+                    match.join_token,
+                    match.watch_token,
+                    tournament.watch_token,
+                    club.watch_token,
+                )
                 for secret in (*NAMES, *tokens, "revoked"):
                     assert secret not in body, (method, path, secret)
                 checked.append(path)
     assert {f"/matches/{match.pk}/", f"/api/matches/{match.pk}/"} <= set(checked)
     assert {f"/tournaments/{tournament.pk}/", f"/api/tournaments/{tournament.pk}/"} <= set(checked)
+    assert {f"/clubs/{club.pk}/", f"/api/clubs/{club.pk}/ratings/"} <= set(checked)
+    assert club.players.count() == 4 and club.organisers.count() == 1
     assert Match.objects.get(pk=match.pk).version == match.version
     assert tournament.rounds.count() == 1 and not tournament.progress().finished
 
