@@ -6,6 +6,7 @@ read from across the room. Screenshots go to artifacts/."""
 import datetime
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -13,10 +14,24 @@ from tests.clubs import club_of, club_rubber, win
 from tests.tournaments import play_round
 from tournaments.models import Tournament
 
+from .test_accessibility import COLOURS, EVERY, problems_of
 from .test_browser_a_night import shoot
 from .test_browser_projector import errors_of, read_from_the_back
 
 pytestmark = pytest.mark.browser
+
+
+def accessible(page, name):
+    """Nothing serious by axe-core, in light and dark, as test_accessibility.py checks."""
+    # Loaded with the page, as the page's own policy allows no inline script.
+    page.context.add_init_script(script=Axe().axe_script)
+    page.reload()
+    page.emulate_media(color_scheme="light")
+    found = [line for _key, line in problems_of(page, name, EVERY)]
+    page.emulate_media(color_scheme="dark")
+    found += [line for _key, line in problems_of(page, name, COLOURS)]
+    page.emulate_media(color_scheme="light")
+    assert not found, found
 
 
 def ana_and_rui_win(ana, club, players):
@@ -45,6 +60,7 @@ def test_the_players_chart_moves_when_they_win(table, app, ana):
     line = chart.locator("polyline.line").get_attribute("points")
     assert len(line.split()) == 5
     shoot(page, "club-player-360x640")
+    accessible(page, "club player")
     # Nothing wider than the phone: the chart scales to the screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, page.evaluate(WIDE)
     page.locator(".rating-chart").scroll_into_view_if_needed()
@@ -91,6 +107,7 @@ def test_a_season_page_after_two_tournaments(table, app, ana):
     expect(rows.locator(".points")).to_have_text(["20", "20", "11", "11", "9", "9"])
     expect(page.locator(".counted li")).to_have_count(2)
     shoot(page, "club-season-360x640")
+    accessible(page, "club season")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, page.evaluate(WIDE)
     page.locator("#points-title").scroll_into_view_if_needed()
     shoot(page, "club-season-points-360x640")
@@ -117,6 +134,7 @@ def test_the_tv_board_follows_a_rubber_won_by_itself(table, app, ana):
     expect(tv.locator(".club-board-head h1")).to_have_text("Café Central")
     expect(tv.locator(".season-table caption")).to_have_text("Época 2026/27")
     shoot(tv, "club-board-1920x1080")
+    accessible(tv, "club board")
     read_from_the_back(tv, least=40)
 
     # Zé & Maria win one: no reload, the board shows their rubber.

@@ -158,6 +158,8 @@ def test_the_seasons_table_after_two_tournaments(client, club, ana, rui):
     assert first.name in html and second.name in html
     assert reverse("tournament_watch", args=[first.watch_token]) in html  # a player's link
     assert "<td>10</td>" in html  # what counts: the points table
+    assert reverse("club_season_csv", args=[club.pk, season.pk]) in html
+    assert reverse("club_ratings_csv", args=[club.pk]) in html
 
 
 def test_a_season_outside_the_days_counts_nothing(client, club, ana):
