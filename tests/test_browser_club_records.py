@@ -147,6 +147,26 @@ def test_the_tv_board_follows_a_rubber_won_by_itself(table, app, ana):
     assert not errors, (errors, app.output())
 
 
+def test_a_big_club_on_the_tv_shows_its_top_twelve_read_from_the_back(table, app, ana):
+    names = [f"Jogador {number}" for number in range(1, 17)]
+    names[0] = "Maria Antónia Figueiredo Sampaio"
+    club, players = club_of(ana, names)
+    roster = [players[name] for name in names]
+    for start in range(0, 16, 4):
+        win(club_rubber(ana, club, *roster[start : start + 4]), ana)
+    for start in range(0, 14, 4):
+        pairs = [names[start : start + 2], names[start + 2 : start + 4]]
+        club_tournament(ana, club, pairs, names[start])
+    today = timezone.localdate()
+    club.add_season(ana, name="Época 2026/27", start=today, end=today)
+    club.refresh_from_db()
+    tv = table(f"/clubs/board/{club.watch_token}/", width=1920, height=1080)
+    expect(tv.locator(".leaderboard tbody tr")).to_have_count(12)
+    expect(tv.locator(".season-table tbody tr")).to_have_count(12)
+    shoot(tv, "club-board-big-1920x1080")
+    read_from_the_back(tv, least=100)
+
+
 def test_a_renewed_board_link_says_so(table, app, db):
     page = table("/clubs/board/no-such-link/", width=1920, height=1080)
     expect(page.locator("main")).to_contain_text("já não é válida")

@@ -75,6 +75,22 @@ def test_a_players_page_shows_the_rating_and_its_chart(client, club, ana):
     assert reverse("club_player_csv", args=[club.pk, players["Ana"].pk]) in html
 
 
+def test_partners_from_five_rubbers_together_come_first(client, club, ana):
+    club, players = club
+    played(ana, club, players, times=5)  # with Rui: 5 won of 5
+    seated = (players[name] for name in ("Ana", "Olga", "Tó", "Inês"))
+    win(club_rubber(ana, club, *seated), ana, "b")  # with Olga: 0 of 1
+    client.force_login(ana)
+    html = client.get(player_url(club, players["Ana"])).content.decode()
+    partners = html.split('id="partners-title"')[1].split("</section>")[0]
+    counted, few = partners.split('<tbody class="few">')
+    assert "Rui" in counted and "Olga" not in counted
+    assert "Olga" in few and "0%" in few
+    opponents = html.split('id="opponents-title"')[1].split("</section>")[0]
+    counted, few = opponents.split('<tbody class="few">')
+    assert "Zé" in counted and "Tó" in few and "100%" in few  # lost 1 of 1 to Tó
+
+
 def test_a_new_player_has_no_chart_yet(client, club, ana):
     club, players = club
     client.force_login(ana)
