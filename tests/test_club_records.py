@@ -193,8 +193,11 @@ def test_organisers_create_a_season_from_the_page(client, club, ana):
     club, _players = club
     client.force_login(ana)
     url = reverse("club_new_season", args=[club.pk])
-    form = client.get(url)
+    form = client.get(url, HTTP_ACCEPT_LANGUAGE="pt-BR")
     assert form.status_code == 200 and "10, 8, 6, 5, 4, 3, 2, 1" in form.content.decode()
+    # The date inputs hold ISO days, which is all a date input reads, in any language.
+    today = timezone.localdate().isoformat()
+    assert f'type="date" name="start" value="{today}"' in form.content.decode()
     body = {
         "name": "Época 2026/27",
         "start": "2026-09-01",
@@ -286,6 +289,28 @@ def test_a_renewed_watch_link_is_not_valid(client, db):
     page = client.get(reverse("club_board", args=["no-such-link"]))
     assert page.status_code == 404
     assert "watch link is not valid any more" in page.content.decode()
+    assert client.get(reverse("club_board_fragment", args=["no-such-link"])).status_code == 404
+
+
+def test_a_board_with_nothing_yet_says_so(client, club):
+    club, _players = club
+    html = client.get(reverse("club_board", args=[club.watch_token])).content.decode()
+    assert "The leaderboard begins with the first rubber won." in html
+    assert "No season yet." in html
+
+
+def test_the_board_shows_the_season_today_is_in(client, club, ana):
+    club, _players = club
+    today = timezone.localdate()
+    day = datetime.timedelta(days=1)
+    club.add_season(ana, name="Passada", start=today - 90 * day, end=today - 30 * day)
+    club.add_season(ana, name="Esta", start=today - 10 * day, end=today + 10 * day)
+    club.add_season(ana, name="Próxima", start=today + 30 * day, end=today + 90 * day)
+    html = client.get(reverse("club_board", args=[club.watch_token])).content.decode()
+    assert "<h2><bdi>Esta</bdi></h2>" in html
+    Season.objects.filter(name="Esta").delete()
+    html = client.get(reverse("club_board", args=[club.watch_token])).content.decode()
+    assert "<h2><bdi>Passada</bdi></h2>" in html  # between seasons: the latest that began
 
 
 # Exports --------------------------------------------------------------------------------

@@ -97,14 +97,18 @@ def points_from_text(text) -> list[int]:
     return [int(part) for part in parts]
 
 
+class DayInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self):
+        super().__init__(format="%Y-%m-%d")
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
-    start = forms.DateField(
-        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    end = forms.DateField(
-        label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    # A date input reads and sends ISO days whatever the page's language.
+    start = forms.DateField(label=gettext_lazy("First day"), widget=DayInput)
+    end = forms.DateField(label=gettext_lazy("Last day"), widget=DayInput)
     points = forms.CharField(
         label=gettext_lazy("Points by final place"),
         initial=", ".join(map(str, DEFAULT_POINTS)),
