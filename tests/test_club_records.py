@@ -68,6 +68,7 @@ def test_a_players_page_shows_the_rating_and_its_chart(client, club, ana):
     assert "Fewer than 5 rubbers together" in html
     partners = html.split('id="partners-title"')[1].split("</section>")[0]
     assert "Rui" in partners and "100%" in partners
+    assert reverse("club_player", args=[club.pk, players["Rui"].pk]) in partners
     opponents = html.split('id="opponents-title"')[1].split("</section>")[0]
     assert "Zé" in opponents and "Maria" in opponents
     # Her latest rubbers, each linked to its page (she hosted them).
@@ -154,7 +155,7 @@ def today_season(club, ana, **options):
 
 
 def test_the_seasons_table_after_two_tournaments(client, club, ana, rui):
-    club, _players = club
+    club, players = club
     first = club_tournament(ana, club, [["Ana", "Rui"], ["Zé", "Maria"]], "Ana")
     second = club_tournament(ana, club, [["Zé", "Maria"], ["Olga", "Tó"]], "Zé")
     season = today_season(club, ana)
@@ -163,7 +164,9 @@ def test_the_seasons_table_after_two_tournaments(client, club, ana, rui):
     assert page.status_code == 200
     html = page.content.decode()
     table = html.split("<tbody>")[1].split("</tbody>")[0]
-    names = re.findall(r'<th scope="row"><bdi>([^<]+)</bdi></th>', table)
+    names = re.findall(r'<th scope="row"><a href="[^"]+"><bdi>([^<]+)</bdi></a></th>', table)
+    # Each name leads to the player's page.
+    assert reverse("club_player", args=[club.pk, players["Zé"].pk]) in table
     # Zé & Maria: 10 + 1 and 8 + 1 (two tournaments); Ana & Rui 10 + 1 won one; Olga & Tó 9.
     assert names[:2] == ["Maria", "Zé"] or names[:2] == ["Zé", "Maria"]
     assert set(names[2:4]) == {"Ana", "Rui"} and set(names[4:]) == {"Olga", "Tó"}
