@@ -16,6 +16,11 @@ urlpatterns = [
     # Part B: a player's record, the seasons, the TV board, the exports.
     path("clubs/<id:pk>/players/<id:player_id>/", records.player, name="club_player"),
     path(
+        "clubs/<id:pk>/players/<id:player_id>/record/",
+        records.player_record,
+        name="club_player_record",
+    ),
+    path(
         "clubs/<id:pk>/players/<id:player_id>.csv",
         records.player_export,
         CSV,

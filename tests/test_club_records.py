@@ -92,6 +92,24 @@ def test_partners_from_five_rubbers_together_come_first(client, club, ana):
     assert "Zé" in counted and "Tó" in few and "100%" in few  # lost 1 of 1 to Tó
 
 
+def test_the_record_follows_the_club_with_304s_while_nothing_changed(client, club, ana, olga):
+    club, players = club
+    played(ana, club, players, times=1)
+    client.force_login(ana)
+    url = reverse("club_player_record", args=[club.pk, players["Ana"].pk])
+    first = client.get(url)
+    assert first.status_code == 200 and 'data-rubbers="1"' in first.content.decode()
+    assert "<html" not in first.content.decode()  # the record alone, for the page's swap
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    played(ana, club, players, times=1)
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and 'data-rubbers="2"' in again.content.decode()
+    page = client.get(player_url(club, players["Ana"])).content.decode()
+    assert url in page and reverse("api-club-events", args=[club.pk]) in page
+    client.force_login(olga)
+    assert client.get(url).status_code == 404
+
+
 def test_a_new_player_has_no_chart_yet(client, club, ana):
     club, players = club
     client.force_login(ana)

@@ -9,17 +9,19 @@ import datetime
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches import posted, values
+from matches import conditional, posted, values
 from matches.models import Match, NotAllowed, explain
 from matches.views.answers import bad_form, form_page, problem
 from matches.views.answers import posted as posted_data
@@ -59,12 +61,30 @@ def _season(club, season_id):
 @require_GET
 def player(request, pk, player_id):
     """A player's record: the rating now and over time, partners and opponents, the
-    tournaments and places, the latest rubbers."""
+    tournaments and places, the latest rubbers; it follows the club by itself."""
     club = readable(request, pk)
+    return render(request, "clubs/player.html", record_context(request, club, player_id))
+
+
+@login_required
+@require_GET
+def player_record(request, pk, player_id):
+    """The record as the page's poll asks for it: 304 while the club's version is the
+    one the page shows."""
+    club = readable(request, pk)
+    tag = conditional.etag(club.version, conditional.person(request.user.pk))
+    unchanged = conditional.not_modified(request, tag)
+    if unchanged is not None:
+        return unchanged
+    context = record_context(request, club, player_id)
+    return conditional.validators(render(request, "clubs/player.html#record", context), tag)
+
+
+def record_context(request, club, player_id):
     record = boards.record(club, _player(club, player_id))
     numbered = [{**point, "number": n} for n, point in enumerate(record.ratings, 1)]
     shown = [row["pk"] for row in record.history]
-    context = {
+    return {
         "club": club,
         "record": record,
         "chart": chart.draw(record.ratings),
@@ -78,8 +98,12 @@ def player(request, pk, player_id):
         "openable": set(
             Match.objects.played_by(request.user).filter(pk__in=shown).values_list("pk", flat=True)
         ),
+        "etag": conditional.etag(club.version, conditional.person(request.user.pk)),
+        "poll_ms": settings.SHEET_POLL_MS,
+        "heartbeat_ms": settings.LIVE_HEARTBEAT_MS,
+        "poll_url": reverse("club_player_record", args=[club.pk, record.player.pk]),
+        "events_url": reverse("api-club-events", args=[club.pk]),
     }
-    return render(request, "clubs/player.html", context)
 
 
 # Seasons --------------------------------------------------------------------------------
