@@ -81,6 +81,11 @@ class Together:
     def share(self) -> float:
         return self.won / self.rubbers if self.rubbers else 0.0
 
+    @property
+    def few(self) -> bool:
+        """Too few rubbers together to tell (SPEC: from TOGETHER on)."""
+        return self.rubbers < TOGETHER
+
 
 @dataclass
 class Placing:
@@ -144,6 +149,12 @@ def record(club: Club, player: Player, *, history=20) -> Record:
     for match_id, sitting in at_table.items():
         row = matches[match_id]
         mine = next((p[0] for p, who in sitting.items() if who[0] == player.pk), None)
+        # For the history's lines: the player's side and who sat where.
+        row["side"] = mine
+        row["names"] = {
+            side: " & ".join(sitting[f"{side}{n}"][1] for n in (1, 2) if f"{side}{n}" in sitting)
+            for side in "ab"
+        }
         if mine is None or row["status"] != Match.WON or row["walkover"]:
             continue
         won = row["winner"] == mine
