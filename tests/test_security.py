@@ -415,10 +415,6 @@ def fill(route, match, note, asked, tournament, club):
         "format": "json",
         "position": "b1",
         "seat": "b1",
-        # A club's rows (no club is the outsider's: any id will do).
-        "player_id": 1,
-        "season_id": 1,
-        "user_id": 1,
     }
     path = "/" + route
     for name, value in values.items():
