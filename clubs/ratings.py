@@ -26,10 +26,10 @@ class Tuning:
     model: type = ThurstoneMostellerFull
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
-    beta: float = 25.0 / 6.0
-    tau: float = 25.0 / 300.0
-    k: float = 3.0  # the leaderboard's rating is mu - k·sigma
-    prior: float = 0.5  # the calibration's prior: a normal of this spread about 0
+    beta: float = 25.0 / 12.0  # half openskill's: a rubber's result tells more
+    tau: float = 25.0 / 300.0  # openskill's: a season's form may change
+    k: float = 2.0  # the leaderboard's rating is mu - k·sigma
+    prior: float = 0.25  # the calibration's prior: a normal of this spread about 0
 
     def openskill(self):
         return self.model(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau)
