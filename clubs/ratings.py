@@ -100,7 +100,8 @@ class Pass:
     raw: list[tuple[float, int]] = field(default_factory=list)
 
     def calibration(self, tuning: Tuning = TUNING) -> float:
-        """The calibration this pass's rubbers bear out (see ``fit_calibration``)."""
+        """The calibration this pass's rubbers bear out (see ``fit_calibration``): the
+        club's when the pass rated all its rubbers from the start."""
         return fit_calibration(self.raw, tuning)
 
 

@@ -112,6 +112,14 @@ def test_each_rubber_gives_a_point_of_each_players_chart():
     assert (last.mu, last.sigma) == (rate(NIGHT).skills[OLGA].mu, rate(NIGHT).skills[OLGA].sigma)
 
 
+def test_each_rubbers_raw_forecast_is_the_models_chance_before_it():
+    for upto, rubber in enumerate(NIGHT):
+        skills = rate(NIGHT[:upto]).skills
+        a = [skills.get(player, new_skill()) for player in rubber.a]
+        b = [skills.get(player, new_skill()) for player in rubber.b]
+        assert rate(NIGHT).raw[upto] == (raw_chance(a, b), int(rubber.winner == "a"))
+
+
 def test_a_player_is_provisional_below_ten_rated_rubbers():
     nine = rubbers_of(*[((ANA, RUI), (ZE, MARIA), "a")] * (PROVISIONAL_BELOW - 1))
     assert rate(nine).skills[ANA].provisional
