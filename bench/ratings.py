@@ -78,6 +78,7 @@ CANDIDATES = [
     ("ThurstoneMostellerFull, defaults", Tuning(beta=25 / 6)),
     ("ThurstoneMostellerFull, beta 25/24", Tuning(beta=25 / 24)),
     ("ThurstoneMostellerFull, beta 25/12, tau 0", Tuning(tau=0.0)),
+    ("ThurstoneMostellerFull, beta 25/12, on logits", replace(TUNING, link="logit")),
     ("ThurstoneMostellerFull, beta 25/12 (chosen)", TUNING),
 ]
 
@@ -135,7 +136,7 @@ def forecasts(raw, tuning):
     for index, (chance_a, _won) in enumerate(raw):
         calibration = fit_calibration(raw[:index], tuning)
         calibrations.append(calibration)
-        shown.append(calibrate(chance_a, calibration))
+        shown.append(calibrate(chance_a, calibration, tuning))
     return shown, calibrations
 
 
@@ -214,7 +215,7 @@ def show_chosen(results, tuning):
     print(
         f"\nChosen: {tuning.model.__name__}(mu={tuning.mu:g}, sigma={tuning.sigma:.4g}, "
         f"beta={tuning.beta:.4g}, tau={tuning.tau:.4g}); rating mu - {tuning.k:g}·sigma; "
-        f"calibration prior {prior:g}"
+        f"calibration on the {tuning.link}, prior {prior:g}"
     )
     print(
         f"{'club':<10} {'rubbers':>7} {'ρ rating':>9} {'ρ mu':>6} {'ρ wins':>7} "
