@@ -10,13 +10,17 @@ figures. The model, its parameters and the calibration's form were chosen by mea
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 from openskill.models import ThurstoneMostellerFull
 
 PROVISIONAL_BELOW = 10  # fewer rated rubbers than this: provisional (SPEC)
 
-# A logit past this is certainty as far as a card game goes; it keeps log() finite.
-LOGIT_CAP = 30.0
+# A chance past this is certainty as far as a card game goes; it keeps logs finite.
+SUREST = 1 - 1e-12
+# The logistic's slope at a coin is the normal's at this multiple (√(8/π)): past a coin,
+# a logistic of this multiple of the normal's quantile is always the less sure of the two.
+PROBIT_TO_LOGIT = math.sqrt(8 / math.pi)
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,9 @@ class Tuning:
     tau: float = 25.0 / 300.0  # openskill's: a season's form may change
     k: float = 2.0  # the leaderboard's rating is mu - k·sigma
     prior: float = 0.25  # the calibration's prior: a normal of this spread about 0
+    # What the calibration scales: the raw chance's normal quantile ("probit"), or its
+    # logit, whose tails grow as the square of the model's.
+    link: str = "probit"
 
     def openskill(self):
         return self.model(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau)
@@ -165,13 +172,22 @@ def _phi(difference: float, spread: float) -> float:
     return stronger if difference >= 0 else 1 - stronger
 
 
-def calibrate(raw: float, calibration: float) -> float:
-    """``raw``, a chance, made less sure: its logit times ``calibration`` (0 a coin's
-    0.5, 1 the model's own); side b's is exactly 1 less side a's."""
+def _evidence(favoured: float, tuning: Tuning) -> float:
+    """How sure a raw chance of at least 0.5 is, on the scale the calibration shrinks
+    (0 for a coin)."""
+    favoured = min(favoured, SUREST)
+    if tuning.link == "logit":
+        return math.log(favoured / (1 - favoured))
+    return PROBIT_TO_LOGIT * NormalDist().inv_cdf(favoured)
+
+
+def calibrate(raw: float, calibration: float, tuning: Tuning = TUNING) -> float:
+    """``raw``, a chance, made less sure: the logistic of ``calibration`` times its
+    evidence (0 a coin's 0.5, 1 about the model's own, never surer); side b's is exactly
+    1 less side a's."""
     if raw < 0.5:
-        return 1 - calibrate(1 - raw, calibration)
-    logit = math.log(raw / (1 - raw)) if raw < 1 else LOGIT_CAP
-    return 1 / (1 + math.exp(-calibration * min(logit, LOGIT_CAP)))
+        return 1 - calibrate(1 - raw, calibration, tuning)
+    return 1 / (1 + math.exp(-calibration * _evidence(raw, tuning)))
 
 
 def chance(
@@ -179,7 +195,7 @@ def chance(
 ) -> float:
     """The chance side a wins a rubber against b: the model's win probability,
     calibrated (``calibration`` from the club's own rated rubbers). a+b sum to 1."""
-    return calibrate(raw_chance(a, b, tuning), calibration)
+    return calibrate(raw_chance(a, b, tuning), calibration, tuning)
 
 
 def fit_calibration(raw: Sequence[tuple[float, int]], tuning: Tuning = TUNING) -> float:
@@ -187,26 +203,27 @@ def fit_calibration(raw: Sequence[tuple[float, int]], tuning: Tuning = TUNING) -
     forecast made before that rubber was rated: the calibration ``chance`` applies,
     so forecasts are no more confident than these results bear out.
 
-    The most probable temperature in [0, 1] for the forecasts' logits, under a normal
-    prior about 0 (a coin) of spread ``tuning.prior``: with few rubbers the forecasts stay
-    near a coin's, and never grow surer than the model's own.
+    The most probable multiple in [0, 1] of the forecasts' evidence (see ``calibrate``)
+    in a logistic regression of the results, under a normal prior about 0 (a coin) of
+    spread ``tuning.prior``: with few rubbers the forecasts stay near a coin's, and never
+    grow surer than the model's own.
     """
-    # Each forecast folded onto the side it favours: (its logit, 1 if that side won).
+    # Each forecast folded onto the side it favours: (its evidence, 1 if that side won).
     folded = []
     for chance_a, a_won in raw:
         favoured, won = (chance_a, a_won) if chance_a >= 0.5 else (1 - chance_a, 1 - a_won)
-        logit = math.log(favoured / (1 - favoured)) if favoured < 1 else LOGIT_CAP
-        if logit > 0:
-            folded.append((min(logit, LOGIT_CAP), won))
+        evidence = _evidence(favoured, tuning)
+        if evidence > 0:
+            folded.append((evidence, won))
     precision = 1 / tuning.prior**2
 
     def slope_and_curvature(c):
         """The log posterior's first and second derivatives at ``c``."""
         slope, curvature = -c * precision, -precision
-        for logit, won in folded:
-            p = 1 / (1 + math.exp(-c * logit))
-            slope += logit * (won - p)
-            curvature -= logit * logit * p * (1 - p)
+        for evidence, won in folded:
+            p = 1 / (1 + math.exp(-c * evidence))
+            slope += evidence * (won - p)
+            curvature -= evidence * evidence * p * (1 - p)
         return slope, curvature
 
     # The log posterior is concave: its slope falls as c grows. Newton's steps, kept
