@@ -23,6 +23,7 @@ MODULES = [
     "bench.report",
     "bench.pages",
     "bench.lighthouse",
+    "bench.ratings",
     "bench.settings",
     "bench.urls",
 ]
