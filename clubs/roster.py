@@ -21,6 +21,10 @@ class Keeper:
     related = ("club_rubber",)
 
     def read(self, match):
+        # The seats are read with every sheet: a rubber nobody of a roster sits at is no
+        # club's, and costs no query more (a change's answer has no club_rubber joined).
+        if not any(seat.player_id for seat in match.seat_list()):
+            return None
         rubber = getattr(match, "club_rubber", None)
         if rubber is None:
             return None

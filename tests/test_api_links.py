@@ -1,5 +1,5 @@
 """The schema's OpenAPI links: stateful runs of schemathesis that follow them, from what
-makes a match, a note, a request for a seat, a seat's link or a tournament to what acts
+makes a match, a note, a request for a seat, a seat's link, a tournament or a club to what acts
 on it, get past "not found" to every operation on a thing, and every answer they meet
 is one the schema declares."""
 
@@ -25,7 +25,7 @@ schema.config.phases.stateful.inference.algorithms = []
 # Zé, who sits nowhere, asks for a seat back and takes a free one; Ana does the rest.
 ASKED_BY_ZE = {"ask_for_seat", "join_match"}
 FAR = 10**9  # within every sequence's bounds, int or bigint
-MAKERS = {"start_match", "start_tournament"}
+MAKERS = {"start_match", "start_tournament", "start_club"}
 READS = {"get_match", "get_night", "get_tournament"}
 # A family's scenarios run again while any of its operations is unreached, this often;
 # a family holds this many of the operations one links to, so each gets its share.

@@ -172,6 +172,20 @@ ON_THE_TOURNAMENT = {
     "tournament_watch_events": TOURNAMENT_WATCHING,
 }
 FIRST_SERIES = "$response.body#/rounds/0/series/0"
+CLUB = {"id": "$response.body#/id"}
+ON_THE_CLUB = {
+    "get_club": CLUB,
+    "add_club_player": CLUB,
+    "get_club_ratings": CLUB,
+    "get_club_forecast": CLUB,
+    "start_club_season": CLUB,
+    "club_events": CLUB,
+    # Its only organiser, whom the club keeps.
+    "remove_club_organiser": {**CLUB, "user_id": "$response.body#/organisers/0/id"},
+    "watch_club": {"watch_token": "$response.body#/watch_token"},
+    "club_watch_events": {"watch_token": "$response.body#/watch_token"},
+}
+PLAYER = {**SAME, "player_id": "$response.body#/id"}
 
 # (operation, status) -> {target operation: its parameters, or (parameters, body)}
 LINKS = {
@@ -198,6 +212,20 @@ LINKS = {
     },
     ("record_walkover", "200"): {"undo_walkover": {**SAME, "series_id": "$request.path.series_id"}},
     ("start_negra", "201"): {"get_match": {"id": "$response.body#/match"}},
+    ("start_club", "201"): ON_THE_CLUB,
+    ("add_club_player", "201"): {
+        "get_club_player": PLAYER,
+        "rename_club_player": PLAYER,
+        "hand_club_player_link": PLAYER,
+        # The player with no account yet, and the player merged into itself: refused.
+        "add_club_organiser": (SAME, {"player": "$response.body#/id"}),
+        "merge_club_players": (PLAYER, {"into": "$response.body#/id"}),
+    },
+    ("hand_club_player_link", "200"): {
+        "get_club_player_link": {"token": "$response.body#/token"},
+        "link_club_player": {"token": "$response.body#/token"},
+    },
+    ("start_club_season", "201"): {"get_club_season": {**SAME, "season_id": "$response.body#/id"}},
 }
 
 
