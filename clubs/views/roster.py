@@ -9,7 +9,7 @@ from matches import values
 from matches.models import explain
 from matches.views.answers import not_found
 
-from .models import Club, Player, player_link_gone
+from ..models import Club, Player, player_link_gone
 
 
 def player_link(request, token):
