@@ -83,7 +83,7 @@ def test_the_demo_club_has_a_roster_a_season_of_three_tournaments_and_club_night
     assert list(club.organisers.all()) == [ana]
     assert club.players.count() == 12
     linked = dict(club.players.filter(user__isnull=False).values_list("name", "user__username"))
-    assert linked == {"Rui": "demo-rui", "Zé": "demo-ze", "Maria": "demo-maria"}
+    assert linked == {"Ana": "demo-ana", "Rui": "demo-rui", "Zé": "demo-ze", "Maria": "demo-maria"}
     assert f"/clubs/{club.pk}/" in out and "Made the club Café Central" in out
 
     season = club.seasons.get()
@@ -99,19 +99,19 @@ def test_the_demo_club_has_a_roster_a_season_of_three_tournaments_and_club_night
     assert table.lines[0].rank == 1 and table.lines[0].points > table.lines[-1].points
 
     nights = board.recent_nights(club)
-    assert len(nights) == 4
+    assert len(nights) == 8
     for night in nights:
         rubbers = night.rubbers()
-        assert [rubber.status for rubber in rubbers] == ["won"] * 5
+        assert [rubber.status for rubber in rubbers] == ["won"] * 6
         partners = {
             frozenset(rubber.side_names().values()) for rubber in rubbers
         }  # the same four, other partners
         assert len(partners) > 1
     # Every rubber, casual or a tournament's, is the club's and rated.
-    assert ClubRubber.objects.filter(club=club, won_at__isnull=False).count() == 4 * 5 + 3 * 6
+    assert ClubRubber.objects.filter(club=club, won_at__isnull=False).count() == 8 * 6 + 3 * 6
     lines = board.leaderboard(club)
     assert all(line.rubbers for line in lines)
-    assert sum(line.rubbers for line in lines) == 4 * (4 * 5 + 3 * 6)
+    assert sum(line.rubbers for line in lines) == 4 * (8 * 6 + 3 * 6)
     rui = club.players.get(name="Rui")
     record = board.record(club, rui)
     assert len(record.ratings) == record.line.rubbers and record.partners

@@ -2,10 +2,11 @@
 ``tournaments``' command, which this one extends), then "Café Central", organised by
 demo-ana, played through the same model methods as the pages and the phones:
 
-- a roster of twelve regulars (Rui, Zé and Maria linked to their demo accounts);
+- a roster of twelve regulars (Ana, Rui, Zé and Maria linked to their demo accounts);
 - a season covering today, and three finished club tournaments in it (4 pairs, a round
   robin of single rubbers), each with other partners;
-- four casual club nights of five rubbers, the partners changing between rubbers.
+- eight casual club nights of six rubbers, the partners changing between rubbers: enough
+  rubbers for the forecasts' calibration to trust the ratings a little.
 
 Who wins is drawn from each player's hidden strength with a fixed seed, so the ratings
 have something to find and every run plays the same. Running it again replaces the club
@@ -32,7 +33,7 @@ CLUB = "Café Central"
 # The roster, each with a strength the results follow (never shown: the ratings find it).
 STRENGTH = {"Ana": 3, "Rui": 2, "Zé": 1, "Maria": 3, "Inês": 2, "Tiago": 0, "Beatriz": 1,
             "Duarte": 0, "Carla": 2, "Nuno": 1, "Sofia": 0, "Hugo": 1}  # fmt: skip
-ACCOUNTS = {"Rui": "demo-rui", "Zé": "demo-ze", "Maria": "demo-maria"}
+ACCOUNTS = {"Ana": "demo-ana", "Rui": "demo-rui", "Zé": "demo-ze", "Maria": "demo-maria"}
 TOURNAMENTS = {
     "Torneio de outono": [["Ana", "Tiago"], ["Rui", "Zé"], ["Maria", "Sofia"], ["Inês", "Nuno"]],
     "Torneio de Natal": [["Ana", "Duarte"], ["Maria", "Hugo"], ["Carla", "Rui"], ["Zé", "Inês"]],
@@ -45,8 +46,12 @@ NIGHTS = {
     "Quinta dos petiscos": ["Inês", "Tiago", "Carla", "Duarte"],
     "Sábado à tarde": ["Beatriz", "Nuno", "Sofia", "Hugo"],
     "Noite de sueca": ["Ana", "Carla", "Tiago", "Beatriz"],
+    "Sexta de chuva": ["Maria", "Duarte", "Sofia", "Rui"],
+    "Véspera de feriado": ["Zé", "Hugo", "Inês", "Nuno"],
+    "Sueca e castanhas": ["Ana", "Sofia", "Hugo", "Tiago"],
+    "Última sexta do mês": ["Maria", "Beatriz", "Carla", "Zé"],
 }
-RUBBERS_A_NIGHT = 5
+RUBBERS_A_NIGHT = 6
 SEATS = ("a1", "a2", "b1", "b2")
 SWAP_PARTNERS = {"a1": "a1", "a2": "b1", "b1": "a2", "b2": "b2"}
 OTHER_PARTNERS = {"a1": "a1", "a2": "b2", "b1": "b1", "b2": "a2"}
@@ -74,7 +79,7 @@ def chance_a(names):
     """Side a's chance, from the four players' strengths ({"a1": name, ...})."""
     a = STRENGTH[names["a1"]] + STRENGTH[names["a2"]]
     b = STRENGTH[names["b1"]] + STRENGTH[names["b2"]]
-    return 1 / (1 + 10 ** ((b - a) / 4))
+    return 1 / (1 + 10 ** ((b - a) / 2))
 
 
 def play_to_the_end(match, by, winner, rng):
@@ -136,7 +141,8 @@ class Command(DemoTournaments):
             f"\n{'Replaced' if replaced else 'Made'} the club {CLUB} of demo-ana's: "
             f"{len(players)} players, {len(TOURNAMENTS)} tournaments in {season.name}, "
             f"{len(NIGHTS)} club nights; {top.name} leads the ratings. "
-            f"Its page: {self.club_page(club)} (demo-rui, demo-ze and demo-maria play there)."
+            f"Its page: {self.club_page(club)} (demo-ana organises it; the four demo accounts "
+            "play there)."
         )
 
     @staticmethod
@@ -145,7 +151,7 @@ class Command(DemoTournaments):
 
         def winner(series):
             gap = strength[series.a] - strength[series.b]
-            return series.a if rng.random() < 1 / (1 + 10 ** (-gap / 4)) else series.b
+            return series.a if rng.random() < 1 / (1 + 10 ** (-gap / 2)) else series.b
 
         return winner
 
