@@ -8,6 +8,9 @@ so the ratings are always what the rubbers give from the start. A rubber won las
 usual case) re-rates that one rubber alone.
 """
 
+import gc
+from contextlib import contextmanager
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,10 +32,25 @@ def rated(match_status, winner, walkover, players) -> bool:
     )
 
 
+@contextmanager
+def _collector_paused():
+    """Python's collector held off while a pass runs: re-rating thousands of rubbers makes
+    hundreds of thousands of small lists that hold no cycle, and the collector, woken every
+    700 of them, would walk them all again and again (a quarter of a 20,000-rubber
+    correction, docs/decisions/0010-club-ratings-stored.md). It runs again as it was after."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def rerate(club_id, since: ClubRubber | None = None) -> None:
     """The ratings of club ``club_id`` again from rubber ``since`` (None: from the first),
     with the club's row locked: one re-rating at a time."""
-    with transaction.atomic():
+    with transaction.atomic(), _collector_paused():
         # With its forecasts, which every other read of a club leaves aside.
         club = Club.objects.select_for_update().defer(None).get(pk=club_id)
         rated_rubbers = ClubRubber.objects.filter(club=club, won_at__isnull=False)

@@ -3,13 +3,14 @@ club's oldest rubber, or of one in the middle, leaves every player's rating, the
 rubber by rubber and the club's forecasts and calibration exactly as rating every
 rubber again from the first gives them."""
 
+import gc
 import itertools
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubs import rating
+from clubs import rating, ratings
 from clubs.models import Club, ClubRubber, Player
 from tests.clubs import club_of, club_rubber
 
@@ -88,3 +89,25 @@ def test_reading_a_club_or_starting_its_rubber_leaves_its_forecasts_aside(played
     assert read and not any("forecasts" in sql for sql in read if sql.startswith("SELECT"))
     # The re-rating reads them, as it must.
     assert len(stored(club)[1]) == 12
+
+
+def test_a_pass_runs_with_the_collector_paused_and_leaves_it_running(played, monkeypatch):
+    club, _matches = played
+    seen = []
+    rate = ratings.rate
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return rate(*args, **kwargs)
+
+    monkeypatch.setattr(ratings, "rate", watched)
+    rating.rerate(club.pk)
+    assert seen == [False] and gc.isenabled()
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("the pass fails")
+
+    monkeypatch.setattr(ratings, "rate", failing)
+    with pytest.raises(RuntimeError):
+        rating.rerate(club.pk)
+    assert gc.isenabled()
