@@ -63,13 +63,17 @@ def rerate(club_id, since: ClubRubber | None = None) -> None:
             )
         order = list(rubbers.order_by("won_at", "match_id").values_list("match_id", flat=True))
         # Their rows are read by a subquery: a list of thousands of ids costs more to send.
-        again = _rated_rubbers(order, rubbers.values("match_id"))
+        again, seated = _rated_rubbers(order, rubbers.values("match_id"))
         keys = set(order)
         players = Player.objects.filter(club=club).select_for_update()
         # From the first rubber (a merge, a correction of the oldest), nothing before it
-        # stands: the points, the biggest thing a club stores, need not be read.
+        # stands: the points, the biggest thing a club stores, need not be read. From a
+        # later one, only the players of the rubbers rated again may change: theirs are.
         from_the_start = since is None or len(order) == rated_rubbers.count()
-        players = list(players.defer("points") if from_the_start else players)
+        if from_the_start:
+            players = list(players.defer("points"))
+        else:
+            players = list(players.filter(pk__in=seated))
         start, kept = {}, {}
         for player in players:
             if from_the_start:
@@ -123,9 +127,9 @@ def _standing(points) -> ratings.Skill:
     return ratings.Skill(last[1], last[2], len(points), sum(point[3] for point in points))
 
 
-def _rated_rubbers(order, matches) -> list[ratings.Rubber]:
+def _rated_rubbers(order, matches) -> tuple[list[ratings.Rubber], set[int]]:
     """Rubbers ``order`` (match ids, in the ratings' order; ``matches`` the same as a
-    subquery) that rate their players."""
+    subquery) that rate their players, and every player seated in any of them."""
     rows = {
         pk: (status, winner, walkover)
         for pk, status, winner, walkover in Match.objects.filter(pk__in=matches).values_list(
@@ -133,17 +137,19 @@ def _rated_rubbers(order, matches) -> list[ratings.Rubber]:
         )
     }
     seats: dict[int, dict[str, int]] = {}
+    seated = set()
     for match_id, position, player_id in Seat.objects.filter(match__in=matches).values_list(
         "match_id", "position", "player_id"
     ):
         seats.setdefault(match_id, {})[position] = player_id
+        seated.add(player_id)
     rubbers = []
     for key in order:
         (status, winner, walkover), at = rows[key], seats.get(key, {})
         players = [at.get(position) for position in ("a1", "a2", "b1", "b2")]
         if None not in players and rated(status, winner, walkover, players):
             rubbers.append(ratings.Rubber(key, tuple(players[:2]), tuple(players[2:]), winner))
-    return rubbers
+    return rubbers, seated
 
 
 def won_now(rubber: ClubRubber) -> None:

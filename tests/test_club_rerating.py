@@ -111,3 +111,23 @@ def test_a_pass_runs_with_the_collector_paused_and_leaves_it_running(played, mon
     with pytest.raises(RuntimeError):
         rating.rerate(club.pk)
     assert gc.isenabled()
+
+
+def test_a_rubber_won_last_reads_the_points_of_its_own_players_only(played, ana):
+    club, _matches = played
+    four = list(Player.objects.filter(club=club).order_by("pk"))[2:6]
+    match = club_rubber(ana, club, *four)
+    others = Player.objects.filter(club=club).exclude(pk__in=[player.pk for player in four])
+    before = {player.pk: player.points for player in others}
+    with CaptureQueriesContext(connection) as captured:
+        bandeira(match, ana, "a")
+    reads = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].startswith("SELECT") and '"clubs_player"."points"' in query["sql"]
+    ]
+    assert len(reads) == 1
+    ids = sorted(player.pk for player in four)
+    assert f'"clubs_player"."id" IN ({", ".join(map(str, ids))})' in reads[0]
+    assert {player.pk: player.points for player in others} == before
+    assert all(player.points[-1][0] == match.pk for player in Player.objects.filter(pk__in=ids))
