@@ -219,6 +219,24 @@ def correct_oldest(club, organiser, runs):
     return seconds, followed
 
 
+def win_new(club, organiser, runs):
+    """``runs`` new rubbers of the club won, each by its last entry (a bandeira), which
+    rates that rubber alone: the usual case. Seconds each entry took."""
+    from matches.models import Match
+
+    players = list(club.players.order_by("pk").values_list("pk", flat=True))
+    seconds = []
+    for number in range(runs):
+        four = random.Random(number).sample(players, 4)
+        ids = dict(zip(("a1", "a2", "b1", "b2"), four, strict=True))
+        names = {position: f"Jogador {pk}" for position, pk in ids.items()}
+        match = Match.objects.start(organiser, names, players=ids)
+        started = time.perf_counter()
+        match.record(organiser, deal=1, side="a", games=4, sweep=True)
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
 # The run ------------------------------------------------------------------------------
 
 
@@ -241,6 +259,7 @@ def run(args):
     seconds, followed = correct_oldest(club, organiser, args.corrections)
     if args.profile:
         profile_correction(club, organiser)
+    rows[-1][4]["new rubber won"] = statistics.median(win_new(club, organiser, args.corrections))
     return rows, seconds, followed
 
 
@@ -272,6 +291,10 @@ def report(rows, seconds, followed, args):
         f"\ncorrection of the oldest rubber at {rows[-1][0]:,} rubbers, {len(seconds)} runs:"
         f" median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
         f" (limit {CORRECTION_LIMIT:g} s)"
+    )
+    print(
+        f"a new rubber won (its last entry, rating it alone) at {rows[-1][0]:,} rubbers: "
+        f"median {rows[-1][4]['new rubber won'] * 1000:.0f} ms"
     )
     print(f"medians of {args.repeats} requests each, in one process")
 
