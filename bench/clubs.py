@@ -240,6 +240,51 @@ def win_new(club, organiser, runs):
     return seconds
 
 
+def tournament_growth(club, organiser, played=(1, 3)):
+    """The queries of a player's record after they played ``played`` club tournaments
+    (4 pairs, single rubbers, played through the models), and of the season's table
+    counting as many: {tournaments: (record's, season table's)}."""
+    import datetime
+
+    from django.utils import timezone
+
+    from clubs import board
+    from tournaments.management.commands.seed_demo import play_round
+    from tournaments.models import Tournament
+
+    player = club.players.order_by("pk").first()
+    others = list(club.players.exclude(pk=player.pk).order_by("pk").values_list("name", flat=True))
+    today = timezone.localdate()
+    season = club.add_season(
+        organiser,
+        name="Época",
+        start=today - datetime.timedelta(days=1),
+        end=today + datetime.timedelta(days=1),
+    )
+    counts, done = {}, 0
+    for target in played:
+        while done < target:
+            names = [player.name, *others[7 * done : 7 * done + 7]]
+            tournament = Tournament.objects.open(
+                organiser,
+                name=f"Torneio {done + 1}",
+                pairs=[names[index : index + 2] for index in range(0, 8, 2)],
+                tables=2,
+                mocas_to_win=1,
+                club=club.pk,
+            )
+            while not tournament.progress().finished:
+                tournament.start_round(organiser)
+                play_round(tournament, lambda series: series.a)
+            done += 1
+        club.refresh_from_db()
+        counts[target] = (
+            count_queries(lambda: board.record(club, player)),
+            count_queries(lambda: board.season_table(club, season)),
+        )
+    return counts
+
+
 # The run ------------------------------------------------------------------------------
 
 
@@ -263,6 +308,7 @@ def run(args):
     if args.profile:
         profile_correction(club, organiser)
     rows[-1][4]["new rubber won"] = statistics.median(win_new(club, organiser, args.corrections))
+    correction["tournaments"] = tournament_growth(club, organiser)
     return rows, correction
 
 
@@ -302,6 +348,15 @@ def report(rows, correction, args):
         f"median {rows[-1][4]['new rubber won'] * 1000:.0f} ms"
     )
     print(f"medians of {args.repeats} requests each, in one process")
+    growth = correction["tournaments"]
+    print(
+        "\nqueries by tournaments played (not judged: the record and the season's table "
+        "read each tournament's places one by one):\n"
+        + "\n".join(
+            f"{played} tournament(s): a player's record {record}, the season's table {table}"
+            for played, (record, table) in growth.items()
+        )
+    )
 
     failures = []
     for name in names:
