@@ -128,3 +128,15 @@ def test_running_it_again_replaces_the_demo_club_only(db, olga):
     assert Club.objects.filter(pk=other.pk).exists()
     club = Club.objects.get(organisers__username="demo-ana")
     assert club.players.count() == len(seed_demo.STRENGTH)
+
+
+def test_the_demo_club_is_replaced_even_once_demo_ana_no_longer_organises_it(db):
+    seed()
+    club = Club.objects.get(name="Café Central")
+    rui = User.objects.get(username="demo-rui")
+    ana = User.objects.get(username="demo-ana")
+    club.add_organiser(ana, club.players.get(name="Rui").pk)
+    club.remove_organiser(rui, ana.pk)
+    seed()
+    assert not Club.objects.filter(pk=club.pk).exists()
+    assert Club.objects.filter(name="Café Central").count() == 1

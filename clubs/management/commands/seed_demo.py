@@ -17,6 +17,7 @@ import datetime
 import random
 
 from django.db import transaction
+from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -159,7 +160,12 @@ class Command(DemoTournaments):
     def clear(ana) -> bool:
         """The demo club of a run before, with its nights and tournaments (whose seats and
         pairs hold on to its players): whether there was one."""
-        old = Club.objects.filter(name=CLUB, organisers=ana)
+        # Demo-ana's, whether she organises it still or only plays there.
+        old = Club.objects.filter(
+            pk__in=Club.objects.filter(name=CLUB)
+            .filter(Q(organisers=ana) | Q(players__user=ana))
+            .values("pk")
+        )
         if not old.exists():
             return False
         for club in old:
