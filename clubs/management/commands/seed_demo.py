@@ -40,8 +40,8 @@ TOURNAMENTS = {
     "Torneio de Natal": [["Ana", "Duarte"], ["Maria", "Hugo"], ["Carla", "Rui"], ["Zé", "Inês"]],
     "Torneio de Reis": [["Maria", "Nuno"], ["Ana", "Sofia"], ["Inês", "Hugo"], ["Carla", "Zé"]],
 }
-# Each casual night: its four players, then their seats rubber by rubber (a rematch
-# moves them: the same four, other partners).
+# Each casual night's four players, seated a1, a2, b1, b2 for its first rubber; each
+# rematch seats the same four with other partners.
 NIGHTS = {
     "Sexta no Café Central": ["Ana", "Rui", "Zé", "Maria"],
     "Quinta dos petiscos": ["Inês", "Tiago", "Carla", "Duarte"],
