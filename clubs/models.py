@@ -93,6 +93,13 @@ class ClubQuerySet(models.QuerySet):
         return club
 
 
+class ClubManager(models.Manager.from_queryset(ClubQuerySet)):
+    def get_queryset(self):
+        # The forecasts grow by one a rated rubber (tens of ms to read at 20,000): only the
+        # re-rating reads them, and asks for them (bench/clubs.py, decision 0010).
+        return super().get_queryset().defer("forecasts")
+
+
 class Club(models.Model):
     name = models.CharField(max_length=80)
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_clubs")
@@ -106,7 +113,7 @@ class Club(models.Model):
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(default=timezone.now)
 
-    objects = ClubQuerySet.as_manager()
+    objects = ClubManager()
 
     class Meta:
         ordering = ["name", "id"]

@@ -8,6 +8,9 @@ so the ratings are always what the rubbers give from the start. A rubber won las
 usual case) re-rates that one rubber alone.
 """
 
+import gc
+from contextlib import contextmanager
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,12 +32,29 @@ def rated(match_status, winner, walkover, players) -> bool:
     )
 
 
+@contextmanager
+def _collector_paused():
+    """Python's collector held off while a pass runs: re-rating thousands of rubbers makes
+    hundreds of thousands of small lists that hold no cycle, and the collector, woken every
+    700 of them, would walk them all again and again (a quarter of a 20,000-rubber
+    correction, docs/decisions/0010-club-ratings-stored.md). It runs again as it was after."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def rerate(club_id, since: ClubRubber | None = None) -> None:
     """The ratings of club ``club_id`` again from rubber ``since`` (None: from the first),
     with the club's row locked: one re-rating at a time."""
-    with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=club_id)
-        rubbers = ClubRubber.objects.filter(club=club, won_at__isnull=False)
+    with transaction.atomic(), _collector_paused():
+        # With its forecasts, which every other read of a club leaves aside.
+        club = Club.objects.select_for_update().defer(None).get(pk=club_id)
+        rated_rubbers = ClubRubber.objects.filter(club=club, won_at__isnull=False)
+        rubbers = rated_rubbers
         if since is not None:
             if since.won_at is None:
                 return
@@ -42,11 +62,24 @@ def rerate(club_id, since: ClubRubber | None = None) -> None:
                 Q(won_at__gt=since.won_at) | Q(won_at=since.won_at, match_id__gte=since.match_id)
             )
         order = list(rubbers.order_by("won_at", "match_id").values_list("match_id", flat=True))
-        again = _rated_rubbers(order)
+        # Their rows are read by a subquery: a list of thousands of ids costs more to send.
+        again, seated = _rated_rubbers(order, rubbers.values("match_id"))
         keys = set(order)
-        players = list(Player.objects.filter(club=club).select_for_update())
+        players = Player.objects.filter(club=club).select_for_update()
+        # From the first rubber (a merge, a correction of the oldest), nothing before it
+        # stands: the points, the biggest thing a club stores, need not be read. From a
+        # later one, only the players of the rubbers rated again may change: theirs are.
+        from_the_start = since is None or len(order) == rated_rubbers.count()
+        if from_the_start:
+            players = list(players.defer("points"))
+        else:
+            players = list(players.filter(pk__in=seated))
         start, kept = {}, {}
         for player in players:
+            if from_the_start:
+                kept[player.pk] = []
+                start[player.pk] = ratings.new_skill()
+                continue
             # The rubbers before ``since`` stand: each player as they were after them.
             cut = next((i for i, point in enumerate(player.points) if point[0] in keys), None)
             kept[player.pk] = player.points if cut is None else player.points[:cut]
@@ -57,7 +90,7 @@ def rerate(club_id, since: ClubRubber | None = None) -> None:
         for player in players:
             points = kept[player.pk]
             new = result.points.get(player.pk, [])
-            if not new and len(points) == len(player.points):
+            if not new and not from_the_start and len(points) == len(player.points):
                 continue
             player.points = points + [
                 [point.key, point.mu, point.sigma, int(player.pk in winning[point.key])]
@@ -94,26 +127,29 @@ def _standing(points) -> ratings.Skill:
     return ratings.Skill(last[1], last[2], len(points), sum(point[3] for point in points))
 
 
-def _rated_rubbers(order) -> list[ratings.Rubber]:
-    """Rubbers ``order`` (match ids, in the ratings' order) that rate their players."""
-    matches = {
-        row["pk"]: row
-        for row in Match.objects.filter(pk__in=order).values("pk", "status", "winner", "walkover")
+def _rated_rubbers(order, matches) -> tuple[list[ratings.Rubber], set[int]]:
+    """Rubbers ``order`` (match ids, in the ratings' order; ``matches`` the same as a
+    subquery) that rate their players, and every player seated in any of them."""
+    rows = {
+        pk: (status, winner, walkover)
+        for pk, status, winner, walkover in Match.objects.filter(pk__in=matches).values_list(
+            "pk", "status", "winner", "walkover"
+        )
     }
     seats: dict[int, dict[str, int]] = {}
-    for match_id, position, player_id in Seat.objects.filter(match__in=order).values_list(
+    seated = set()
+    for match_id, position, player_id in Seat.objects.filter(match__in=matches).values_list(
         "match_id", "position", "player_id"
     ):
         seats.setdefault(match_id, {})[position] = player_id
+        seated.add(player_id)
     rubbers = []
     for key in order:
-        row, at = matches[key], seats.get(key, {})
+        (status, winner, walkover), at = rows[key], seats.get(key, {})
         players = [at.get(position) for position in ("a1", "a2", "b1", "b2")]
-        if None not in players and rated(row["status"], row["winner"], row["walkover"], players):
-            rubbers.append(
-                ratings.Rubber(key, tuple(players[:2]), tuple(players[2:]), row["winner"])
-            )
-    return rubbers
+        if None not in players and rated(status, winner, walkover, players):
+            rubbers.append(ratings.Rubber(key, tuple(players[:2]), tuple(players[2:]), winner))
+    return rubbers, seated
 
 
 def won_now(rubber: ClubRubber) -> None:

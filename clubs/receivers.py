@@ -15,10 +15,8 @@ def forecast(sender, match, seats, **kwargs):
     ids = [seat.player_id for seat in sorted(seats, key=lambda seat: seat.position)]
     if None in ids:
         return
-    players = {
-        player.pk: player
-        for player in Player.objects.filter(pk__in=ids).select_related("club").defer("points")
-    }
+    found = Player.objects.filter(pk__in=ids).select_related("club")
+    players = {player.pk: player for player in found.defer("points", "club__forecasts")}
     clubs = {player.club_id for player in players.values()}
     if len(players) != 4 or len(clubs) != 1:
         return

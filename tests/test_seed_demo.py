@@ -5,7 +5,11 @@ from io import StringIO
 
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.utils import timezone
 
+from clubs import board
+from clubs.management.commands import seed_demo
+from clubs.models import Club, ClubRubber
 from matches.models import Event, Match, Night, User
 from tournaments.models import Tournament
 
@@ -67,5 +71,72 @@ def test_demo_tournaments_one_finished_with_its_champion_one_in_play(db):
     assert any(series.current_match for series in playing.rounds[-1].series)
     assert f"/tournaments/{in_play.pk}/" in out
     seed()  # again: replaced, with their tables' nights
-    assert Tournament.objects.count() == 2
-    assert Night.objects.exclude(name="Demo night").count() == 6
+    demo = Tournament.objects.filter(name__startswith="Demo tournament")
+    assert demo.count() == 2
+    assert Night.objects.filter(club_table__tournament__in=demo).count() == 6
+
+
+def test_the_demo_club_has_a_roster_a_season_of_three_tournaments_and_club_nights(db):
+    out = seed("--password", "demo-pass-123")
+    club = Club.objects.get(name="Café Central")
+    ana = User.objects.get(username="demo-ana")
+    assert list(club.organisers.all()) == [ana]
+    assert club.players.count() == 12
+    linked = dict(club.players.filter(user__isnull=False).values_list("name", "user__username"))
+    assert linked == {"Ana": "demo-ana", "Rui": "demo-rui", "Zé": "demo-ze", "Maria": "demo-maria"}
+    assert f"/clubs/{club.pk}/" in out and "Made the club Café Central" in out
+
+    season = club.seasons.get()
+    assert season.covers(timezone.localdate())
+    table = board.season_table(club, season)
+    assert [done.tournament.name for done in table.tournaments] == [
+        "Torneio de outono",
+        "Torneio de Natal",
+        "Torneio de Reis",
+    ]
+    assert all(done.finished and len(done.pairs) == 4 for done in table.tournaments)
+    assert {done.tournament.mocas_to_win for done in table.tournaments} == {1}
+    assert table.lines[0].rank == 1 and table.lines[0].points > table.lines[-1].points
+
+    nights = board.recent_nights(club)
+    assert len(nights) == 8
+    for night in nights:
+        rubbers = night.rubbers()
+        assert [rubber.status for rubber in rubbers] == ["won"] * 6
+        partners = {
+            frozenset(rubber.side_names().values()) for rubber in rubbers
+        }  # the same four, other partners
+        assert len(partners) > 1
+    # Every rubber, casual or a tournament's, is the club's and rated.
+    assert ClubRubber.objects.filter(club=club, won_at__isnull=False).count() == 8 * 6 + 3 * 6
+    lines = board.leaderboard(club)
+    assert all(line.rubbers for line in lines)
+    assert sum(line.rubbers for line in lines) == 4 * (8 * 6 + 3 * 6)
+    rui = club.players.get(name="Rui")
+    record = board.record(club, rui)
+    assert len(record.ratings) == record.line.rubbers and record.partners
+    assert {placing.finished for placing in record.tournaments} == {True}
+
+
+def test_running_it_again_replaces_the_demo_club_only(db, olga):
+    other = Club.objects.open(olga, "Café Central")  # somebody else's, of the same name
+    seed()
+    counts = (Night.objects.count(), Tournament.objects.count(), ClubRubber.objects.count())
+    assert "Replaced the club Café Central" in seed()
+    assert Club.objects.filter(organisers__username="demo-ana").count() == 1
+    assert (Night.objects.count(), Tournament.objects.count(), ClubRubber.objects.count()) == counts
+    assert Club.objects.filter(pk=other.pk).exists()
+    club = Club.objects.get(organisers__username="demo-ana")
+    assert club.players.count() == len(seed_demo.STRENGTH)
+
+
+def test_the_demo_club_is_replaced_even_once_demo_ana_no_longer_organises_it(db):
+    seed()
+    club = Club.objects.get(name="Café Central")
+    rui = User.objects.get(username="demo-rui")
+    ana = User.objects.get(username="demo-ana")
+    club.add_organiser(ana, club.players.get(name="Rui").pk)
+    club.remove_organiser(rui, ana.pk)
+    seed()
+    assert not Club.objects.filter(pk=club.pk).exists()
+    assert Club.objects.filter(name="Café Central").count() == 1
