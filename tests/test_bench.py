@@ -24,6 +24,7 @@ MODULES = [
     "bench.pages",
     "bench.lighthouse",
     "bench.ratings",
+    "bench.clubs",
     "bench.settings",
     "bench.urls",
 ]
