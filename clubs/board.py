@@ -14,7 +14,7 @@ from tournaments.models import Pair, Tournament
 from tournaments.models.progress import progress
 
 from . import ratings, season
-from .models import Club, ClubRubber, Player, Season
+from .models import Club, ClubRubber, Player, Season, TournamentResult
 
 # A partner or an opponent is judged from this many rubbers together (SPEC).
 TOGETHER = 5
@@ -194,17 +194,9 @@ def club_tournaments(club: Club):
     )
 
 
-@dataclass
-class Finish:
-    tournament: Tournament
-    finished: bool
-    day: datetime.date | None  # the day it finished
-    places: list  # (place, [pair ids]) best first; [] where it has none
-    pairs: dict  # pair id -> Pair
-
-
-def finish(tournament: Tournament) -> Finish:
-    """How a club's tournament stands: finished or not, on what day, its final places."""
+def keep_result(tournament: Tournament, club_id: int) -> TournamentResult:
+    """How club tournament ``tournament`` stands, kept for the seasons and the records:
+    finished or not, on what day, its final places (its progress: seven queries)."""
     now = progress(tournament)
     day = None
     if now.finished:
@@ -215,25 +207,36 @@ def finish(tournament: Tournament) -> Finish:
             )["last"]
         )
         day = timezone.localdate(at) if at else None
-    places = [(place.place, list(place.pairs)) for place in (now.final or [])]
-    return Finish(tournament, now.finished, day, places, {pair.pk: pair for pair in now.pairs})
+    result, _made = TournamentResult.objects.update_or_create(
+        tournament=tournament,
+        defaults={
+            "club_id": club_id,
+            "finished": now.finished,
+            "day": day,
+            "places": [[place.place, list(place.pairs)] for place in (now.final or [])],
+        },
+    )
+    return result
 
 
 def placings(club: Club, player: Player) -> list[Placing]:
-    tournaments = club_tournaments(club).filter(
-        Q(pairs__first_player=player) | Q(pairs__second_player=player)
+    """The club tournaments ``player`` played in, newest first, with their places (one
+    query however many)."""
+    pairs = (
+        Pair.objects.filter(tournament__in=club_tournaments(club))
+        .filter(Q(first_player=player) | Q(second_player=player))
+        .select_related("tournament__club_result")
+        .order_by("-tournament__created", "-tournament_id")
     )
     result = []
-    for tournament in tournaments.distinct().order_by("-created"):
-        done = finish(tournament)
-        pair = next(
-            pair
-            for pair in done.pairs.values()
-            if player.pk in (pair.first_player_id, pair.second_player_id)
-        )
-        place = next((number for number, pairs in done.places if pair.pk in pairs), None)
+    for pair in pairs:
+        kept = getattr(pair.tournament, "club_result", None)
+        places = kept.places if kept else []
+        place = next((number for number, ids in places if pair.pk in ids), None)
+        finished = bool(kept and kept.finished)
+        day = kept.day if kept else None
         result.append(
-            Placing(tournament.pk, tournament.name, pair.name, place, done.finished, done.day)
+            Placing(pair.tournament_id, pair.tournament.name, pair.name, place, finished, day)
         )
     return result
 
@@ -241,25 +244,32 @@ def placings(club: Club, player: Player) -> list[Placing]:
 @dataclass
 class SeasonTable:
     season: Season
-    tournaments: list  # Finish, the ones that count
+    tournaments: list  # TournamentResult, the ones that count
     lines: list  # season.Line with .name
 
     @property
     def tournament_ids(self) -> list[int]:
-        return [done.tournament.pk for done in self.tournaments]
+        return [done.tournament_id for done in self.tournaments]
 
 
 def season_table(club: Club, chosen: Season) -> SeasonTable:
     """The season's table (SPEC): every tournament of the club finished within its days,
-    but a knockout ended without its champion."""
-    counted = []
-    for tournament in club_tournaments(club).order_by("created"):
-        done = finish(tournament)
-        if done.finished and done.places and done.day and chosen.covers(done.day):
-            counted.append(done)
+    but a knockout ended without its champion (a fixed number of queries)."""
+    counted = list(
+        TournamentResult.objects.filter(
+            club=club, finished=True, day__gte=chosen.start, day__lte=chosen.end
+        )
+        .exclude(places=[])
+        .select_related("tournament")
+        .order_by("day", "tournament__created", "tournament_id")
+    )
+    pairs = {
+        pair.pk: pair
+        for pair in Pair.objects.filter(tournament__in=[done.tournament_id for done in counted])
+    }
     won = Seat.objects.filter(
         match__in=Match.objects.filter(
-            night__club_table__tournament__in=[done.tournament.pk for done in counted],
+            night__club_table__tournament__in=[done.tournament_id for done in counted],
             status=Match.WON,
         ),
         player__isnull=False,
@@ -275,8 +285,9 @@ def season_table(club: Club, chosen: Season) -> SeasonTable:
             season.Finished(
                 places=done.places,
                 players={
-                    pk: (pair.first_player_id, pair.second_player_id)
-                    for pk, pair in done.pairs.items()
+                    pk: (pairs[pk].first_player_id, pairs[pk].second_player_id)
+                    for _place, ids in done.places
+                    for pk in ids
                 },
             )
             for done in counted

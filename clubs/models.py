@@ -380,3 +380,20 @@ class Season(models.Model):
 
     def covers(self, day: datetime.date) -> bool:
         return self.start <= day <= self.end
+
+
+class TournamentResult(models.Model):
+    """A club tournament as the seasons and the players' records read it: finished or
+    not, on what day, its final places. Kept as the tournament changes (``receivers``),
+    so that reading a season or a record costs no tournament's progress."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="club_result"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    finished = models.BooleanField(default=False)
+    day = models.DateField(null=True, blank=True)  # the day it finished
+    places = models.JSONField(default=list, blank=True)  # [[place, [pair id, ...]], ...]
+
+    def __str__(self):
+        return f"{self.club} · {self.tournament_id}"

@@ -2,10 +2,12 @@
 
 from django.dispatch import receiver
 
-from matches.signals import result_changed, rubber_started
+from matches.signals import result_changed, rubber_started, topic_changed
+from tournaments.models import Pair, Tournament
+from tournaments.models.tournament import TOPIC as TOURNAMENT
 
-from . import rating, ratings
-from .models import ClubRubber, Player
+from . import board, rating, ratings
+from .models import Club, ClubRubber, Player, TournamentResult
 
 
 @receiver(rubber_started, dispatch_uid="clubs.forecast")
@@ -35,3 +37,23 @@ def rerate(sender, match, **kwargs):
     if rubber is not None:
         rubber.match = match
         rating.won_now(rubber)
+
+
+@receiver(topic_changed, dispatch_uid="clubs.tournament_result")
+def tournament_changed(sender, topic, **kwargs):
+    """A club tournament changed: how it stands is kept for the seasons and the records
+    (its club's screens told when that changes). One query for any other tournament."""
+    if topic[0] != TOURNAMENT:
+        return
+    club = (
+        Pair.objects.filter(tournament=topic[1], first_player__isnull=False)
+        .values_list("first_player__club", flat=True)
+        .first()
+    )
+    if club is None:
+        return
+    kept = TournamentResult.objects.filter(tournament=topic[1]).first()
+    was = (kept.finished, kept.day, kept.places) if kept else None
+    now = board.keep_result(Tournament.objects.get(pk=topic[1]), club)
+    if (now.finished, now.day, now.places) != was:
+        Club.objects.get(pk=club).changed()

@@ -84,3 +84,20 @@ def test_an_ordinary_tournament_is_no_clubs(club, ana):
     Tournament.objects.open(ana, name="Outra", pairs=PAIRS, mocas_to_win=1)
     assert list(board.club_tournaments(club)) == []
     assert board.season_table(club, season).lines == []
+
+
+def test_a_season_and_a_record_read_in_the_same_queries_however_many_tournaments(
+    club, ana, django_assert_max_num_queries
+):
+    season = season_of(club, ana)
+    ana_ = club.players.get(name="Ana")
+    counts = []
+    for _ in range(3):
+        knockout(club, ana)
+        with django_assert_max_num_queries(100) as season_queries:
+            board.season_table(club, season)
+        with django_assert_max_num_queries(100) as record_queries:
+            board.record(club, ana_)
+        counts.append((len(season_queries), len(record_queries)))
+    assert counts[0] == counts[1] == counts[2]
+    assert len(board.season_table(club, season).lines) == 8
