@@ -117,6 +117,15 @@ def test_the_club_page_lists_its_recent_nights_and_tournaments(ana, cafe):
     assert "Taça de Inverno" in page
 
 
+def test_the_club_page_links_each_players_record_and_the_leaderboards_exports(ana, rui, cafe):
+    club, players = cafe
+    linked(club, players["Rui"], rui)
+    page = text(browser(rui).get(f"/clubs/{club.pk}/"))
+    assert f'href="/clubs/{club.pk}/players/{players["Olga"].pk}/"' in page
+    assert f'href="/clubs/{club.pk}/ratings.csv"' in page
+    assert f'href="/clubs/{club.pk}/ratings.json"' in page
+
+
 def test_organisers_see_the_roster_link_and_the_watch_link(ana, cafe):
     club, _players = cafe
     page = text(browser(ana).get(f"/clubs/{club.pk}/"))
@@ -621,9 +630,7 @@ def test_an_account_that_is_another_player_of_the_club_is_refused(ana, rui, cafe
     assert Player.objects.get(pk=players["Zé"].pk).user is None
 
 
-def test_organisers_get_the_boards_watch_link_with_its_qr_code(ana, rui, cafe, settings):
-    # The board's page is another part's; a stand-in names its route here.
-    settings.ROOT_URLCONF = "tests.club_board_urls"
+def test_organisers_get_the_boards_watch_link_with_its_qr_code(ana, rui, cafe):
     club, players = cafe
     linked(club, players["Rui"], rui)
 

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -68,14 +68,6 @@ def qr(url, title):
     # SVG, the link and title inside escaped by segno.
     svg = segno.make(url, error="m").svg_inline(scale=4, light="#fff", svgclass="qr", title=title)
     return mark_safe(svg)
-
-
-def _absolute(request, name, *args) -> str | None:
-    """An absolute link to one of our pages, or None while that page is not there."""
-    try:
-        return links.absolute(request, reverse(name, args=args))
-    except NoReverseMatch:
-        return None
 
 
 # My clubs --------------------------------------------------------------------------------
@@ -133,10 +125,8 @@ def club(request, pk):
         events_url=reverse("api-club-events", args=[club.pk]),
     )
     if organiser:
-        watch_url = _absolute(request, "club_board", club.watch_token)
-        context["watch_url"] = watch_url
-        if watch_url:
-            context["watch_qr"] = qr(watch_url, _("The club's board"))
+        watch_url = links.absolute(request, reverse("club_board", args=[club.watch_token]))
+        context.update(watch_url=watch_url, watch_qr=qr(watch_url, _("The club's board")))
     return render(request, "clubs/club.html", context)
 
 
