@@ -20,9 +20,12 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 FOLLOW = 4_000
 
 
-def shoot(page, name):
+def shoot(page, name, *, whole=False):
+    """The screen as the phone shows it; with ``whole``, the page below the fold too."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{name}.png")
+    if whole:
+        page.screenshot(path=ARTIFACTS / f"{name}-whole.png", full_page=True)
 
 
 def tap(page, side, games):

@@ -4,11 +4,10 @@ rubber from it; four phones play it (three join by the night's link, tapping the
 names) and see the forecast before the first deal, gone after it; once the rubber is
 won, the club's page, left open, has the winners above the losers. No page logs a
 console error, and axe finds nothing serious on the club's pages. Screenshots at 360×640
-go to artifacts/ and /tmp/shots-pages-a/.
+go to artifacts/.
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -22,14 +21,7 @@ from .test_browser_a_night import shoot, tap
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-SHOTS = Path("/tmp/shots-pages-a")
 SERIOUS = {"serious", "critical"}
-
-
-def look(page, name):
-    shoot(page, name)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
 
 
 def errors_of(page):
@@ -77,14 +69,14 @@ def test_a_club_rubber_from_the_roster_to_the_leaderboard(table, app, ana):
     organiser.get_by_role("button", name="Dar a ligação").click()
     expect(organiser.locator("#link .qr")).to_be_visible()
     assert serious(organiser) == []
-    look(organiser, "club-pt-PT-roster-360x640")
+    shoot(organiser, "club-pt-PT-roster-360x640", whole=True)
 
     # The club's page, left open on a second phone: it follows the club.
     watching = table(f"/clubs/{club.pk}/", ana)
     seen_watching = errors_of(watching)
     expect(watching.locator(".leaderboard")).to_contain_text("Olga")
     assert serious(watching) == []
-    look(watching, "club-pt-PT-club-before-360x640")
+    shoot(watching, "club-pt-PT-club-before-360x640", whole=True)
 
     # A rubber from the roster: Ana & Rui (Nós) against Zé & Maria (Eles).
     organiser.goto(f"{app.url}/clubs/{club.pk}/")
@@ -98,7 +90,7 @@ def test_a_club_rubber_from_the_roster_to_the_leaderboard(table, app, ana):
     expect(organiser.locator("#forecast")).to_have_text("Previsão: Nós 50% · Eles 50%")
     organiser.get_by_label("Eu sento-me em").select_option("a1")
     assert serious(organiser) == []
-    look(organiser, "club-pt-PT-new-rubber-360x640")
+    shoot(organiser, "club-pt-PT-new-rubber-360x640", whole=True)
     organiser.get_by_role("button", name="Começar a partida").click()
     expect(organiser).to_have_url(re.compile(r"/matches/\d+/$"))
     match = Match.objects.get()
@@ -117,8 +109,8 @@ def test_a_club_rubber_from_the_roster_to_the_leaderboard(table, app, ana):
             "Previsão: Nós 50% · Eles 50%", timeout=FOLLOW
         )
     expect(organiser.get_by_role("link", name="Café Central")).to_be_visible()
-    look(organiser, "club-pt-PT-sheet-forecast-360x640")
-    look(phones["Zé"], "club-pt-PT-sheet-forecast-ze-360x640")
+    shoot(organiser, "club-pt-PT-sheet-forecast-360x640", whole=True)
+    shoot(phones["Zé"], "club-pt-PT-sheet-forecast-ze-360x640", whole=True)
 
     # The first deal: the forecast goes, its line stays (nothing below moves).
     below = organiser.locator("#now").bounding_box()["y"]
@@ -137,9 +129,9 @@ def test_a_club_rubber_from_the_roster_to_the_leaderboard(table, app, ana):
     expect(rows.nth(3)).to_contain_text(re.compile("Zé|Maria"))
     expect(rows.nth(4)).to_contain_text("Olga")
     expect(watching.locator("#club-board")).to_contain_text(match.night.name)
-    look(watching, "club-pt-PT-club-after-360x640")
+    shoot(watching, "club-pt-PT-club-after-360x640", whole=True)
     watching.set_viewport_size({"width": 1920, "height": 1080})
-    look(watching, "club-pt-PT-club-after-1920x1080")
+    shoot(watching, "club-pt-PT-club-after-1920x1080", whole=True)
 
     assert not seen, seen
     assert not seen_watching, seen_watching

@@ -2,11 +2,10 @@
 ``bin/run`` serves it: a walkover asks first, reads as a walkover on the table's phone,
 is taken back (the phone is back in its rubber) and recorded again; the round that can't
 start names the table in its way with a link to its rubber; ending the tournament asks
-first. No page logs a console error. Screenshots go to artifacts/ and /tmp/shots-44c/.
+first. No page logs a console error. Screenshots go to artifacts/.
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,13 +18,6 @@ from .test_browser_a_night import shoot, tap
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-SHOTS = Path("/tmp/shots-44c")
-
-
-def look(page, name):
-    shoot(page, name)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
 
 
 def errors_of(page):
@@ -57,7 +49,7 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     expect(blocked.get_by_role("link", name=re.compile("^Mesa 2"))).to_have_attribute(
         "href", f"/matches/{second.current_match}/"
     )
-    look(organiser, "flow-pt-PT-organiser-round-blocked-360x640")
+    shoot(organiser, "flow-pt-PT-organiser-round-blocked-360x640", whole=True)
 
     # A walkover asks first; its choices stay open while the board is refreshed.
     card = organiser.locator(".table-card").nth(1)
@@ -73,7 +65,7 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     asking = organiser.get_by_role("heading", name="Marcar uma falta de comparência?")
     expect(asking).to_be_visible()
     expect(organiser.locator("main")).to_contain_text("Inês & Tiago não compareceram")
-    look(organiser, "flow-pt-PT-walkover-confirm-360x640")
+    shoot(organiser, "flow-pt-PT-walkover-confirm-360x640", whole=True)
     organiser.get_by_role("link", name="Não, voltar atrás").click()
     expect(organiser.locator("#board")).to_be_visible()
     assert not tournament.progress().series_by_id(second.id).walkover
@@ -86,8 +78,8 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     walkover = "Falta de comparência: vitória de Zé & Maria"
     expect(phone.locator("#result")).to_contain_text(walkover, timeout=FOLLOW)
     expect(phone.locator("#result")).not_to_contain_text("ninguém a ganhou")
-    look(phone, "flow-pt-PT-table-phone-walkover-360x640")
-    look(organiser, "flow-pt-PT-organiser-walkover-360x640")
+    shoot(phone, "flow-pt-PT-table-phone-walkover-360x640", whole=True)
+    shoot(organiser, "flow-pt-PT-organiser-walkover-360x640", whole=True)
 
     # Taken back: the phone is back in its rubber, as it was.
     organiser.get_by_role("button", name="Anular a falta de comparência").click()
@@ -108,19 +100,19 @@ def test_a_walkover_asks_first_shows_at_the_table_and_is_taken_back(table, app, 
     expect(organiser.locator(".draw")).to_contain_text("Falta de comparência: vitória de Inês")
     expect(organiser.locator(".draw").get_by_role("link", name="partida 1").first).to_be_visible()
     organiser.set_viewport_size({"width": 1920, "height": 1080})
-    look(organiser, "flow-pt-PT-organiser-walkover-again-1920x1080")
+    shoot(organiser, "flow-pt-PT-organiser-walkover-again-1920x1080", whole=True)
     organiser.set_viewport_size({"width": 360, "height": 640})
     phone.goto(f"{app.url}/history/")
     expect(phone.locator("#rubbers")).to_contain_text(
         "Falta de comparência: vitória de Inês & Tiago"
     )
     expect(phone.locator("#rubbers")).not_to_contain_text("terminada antes do fim")
-    look(phone, "flow-pt-PT-history-walkover-360x640")
+    shoot(phone, "flow-pt-PT-history-walkover-360x640", whole=True)
 
     # Ending the tournament asks first.
     organiser.get_by_role("link", name="Terminar o torneio…").click()
     expect(organiser.get_by_role("heading", name="Terminar o torneio?")).to_be_visible()
-    look(organiser, "flow-pt-PT-end-confirm-360x640")
+    shoot(organiser, "flow-pt-PT-end-confirm-360x640", whole=True)
     organiser.get_by_role("button", name="Terminar o torneio").click()
     expect(organiser.locator("#messages")).to_contain_text("O torneio terminou")
     tournament.refresh_from_db()

@@ -7,14 +7,12 @@ round 2 a walkover is recorded through its confirmation, shows on the table's ph
 undone (the phones are back in their rubber) and recorded again. The round robin's leader
 loses its semi-final, so the champion is not the leader: the projector, the organiser's
 page and the standings CSV list the champion first, the final's loser second and the
-semi-finals' losers sharing third. No page logs a console error. Screenshots go to
-artifacts/ and /tmp/shots-44e/.
+semi-finals' losers sharing third. No page logs a console error. Screenshots go to artifacts/.
 """
 
 import csv
 import io
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -29,15 +27,8 @@ from .test_browser_tournament_table import watch_errors
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-SHOTS = Path("/tmp/shots-44e")
 ROUNDS = {6: "Meias-finais", 7: "Final"}
 START = {6: "Começar as meias-finais", 7: "Começar a final"}
-
-
-def snap(page, name):
-    shoot(page, name)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)  # what is below the fold too
 
 
 def places(standings):
@@ -102,7 +93,7 @@ def test_a_round_robin_then_a_knockout_of_four_on_three_tables(table, app, ana):
             winner = min(series.a, series.b) if number < 6 else max(series.a, series.b)
             loser = series.b if winner == series.a else series.a
             if number == 1 and series.table == 1:
-                snap(phones[winner], "night-pt-PT-phone-mid-series-360x640")
+                shoot(phones[winner], "night-pt-PT-phone-mid-series-360x640", whole=True)
             if number == 2 and series.table == 3:
                 walk_over_and_back(organiser, phones, names, series, winner)
             else:
@@ -119,12 +110,12 @@ def test_a_round_robin_then_a_knockout_of_four_on_three_tables(table, app, ana):
                 expect(phones[winner].locator("#series-next")).to_contain_text(
                     f"{names[winner]}: à espera do sorteio: Ronda 2.", timeout=FOLLOW
                 )
-                snap(phones[winner], "night-pt-PT-phone-after-series-360x640")
+                shoot(phones[winner], "night-pt-PT-phone-after-series-360x640", whole=True)
             if number == 6 and series.table == 1:  # one semi-final won, one in play
                 expect(projector.locator(".bracket")).to_contain_text(
                     f"{names[winner]} mocas: 1", timeout=FOLLOW
                 )
-                snap(projector, "night-pt-PT-projector-knockout-1920x1080")
+                shoot(projector, "night-pt-PT-projector-knockout-1920x1080", whole=True)
             if number == 6:  # the semi-finals' losers
                 expect(phones[loser].locator("#series-next")).to_contain_text(
                     f"{names[loser]}: fora da eliminatória.", timeout=FOLLOW
@@ -146,7 +137,7 @@ def test_a_round_robin_then_a_knockout_of_four_on_three_tables(table, app, ana):
     expect(phones[runner_up].locator("#series-next")).to_contain_text(
         f"o torneio terminou; os campeões são {names[champion]}."
     )
-    snap(phones[champion], "night-pt-PT-phone-champions-360x640")
+    shoot(phones[champion], "night-pt-PT-phone-champions-360x640", whole=True)
 
     # The champion first everywhere: the final's loser 2nd, the semi-finals' losers 3rd.
     semi_losers = sorted(names[p] for p in (pairs[0].pk, pairs[1].pk))
@@ -164,16 +155,16 @@ def test_a_round_robin_then_a_knockout_of_four_on_three_tables(table, app, ana):
     )
     expect(projector.locator(".standings caption")).to_have_text("Classificação final")
     check(places(projector.locator(".standings")))
-    snap(projector, "night-pt-PT-projector-champion-1920x1080")
+    shoot(projector, "night-pt-PT-projector-champion-1920x1080", whole=True)
 
     expect(organiser.locator("#standings-title")).to_have_text(
         "Classificação final", timeout=FOLLOW
     )
     expect(organiser.locator(".champion-banner")).to_contain_text(names[champion])
     check(places(organiser.locator(".standings")))
-    snap(organiser, "night-pt-PT-organiser-end-360x640")
+    shoot(organiser, "night-pt-PT-organiser-end-360x640", whole=True)
     organiser.set_viewport_size({"width": 1920, "height": 1080})
-    snap(organiser, "night-pt-PT-organiser-end-1920x1080")
+    shoot(organiser, "night-pt-PT-organiser-end-1920x1080", whole=True)
 
     # The standings CSV, as the page's link downloads it with the organiser's session.
     link = organiser.get_by_role("link", name="Classificação (CSV)")
@@ -220,7 +211,7 @@ def walk_over_and_back(organiser, phones, names, series, winner):
                 )
 
     record()
-    snap(phones[winner], "night-pt-PT-phone-walkover-360x640")
+    shoot(phones[winner], "night-pt-PT-phone-walkover-360x640", whole=True)
     organiser.get_by_role("button", name="Anular a falta de comparência").click()
     expect(organiser.locator("#messages")).to_contain_text("foi anulada")
     for phone in table_phones:

@@ -4,11 +4,10 @@ round robin, first to 2 mocas. Each table's phone shows the tournament, "Mesa 1 
 · Moca 1" and the series' score; after moca 1 it is told who won it and that moca 2 has
 started; after the series, who won it and where each pair goes: waiting for the next
 round, then "Vá para a Mesa n" once it is drawn, and who now plays at its own table.
-No page logs a console error. Screenshots go to artifacts/ and /tmp/shots-44d/.
+No page logs a console error. Screenshots go to artifacts/.
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -21,13 +20,6 @@ from .test_browser_a_night import shoot, tap
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-SHOTS = Path("/tmp/shots-44d")
-
-
-def snap(page, name):
-    shoot(page, name)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
 
 
 def watch_errors(page, errors):
@@ -59,7 +51,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
         expect(card).to_contain_text("Torneio de Natal")
         expect(card).to_contain_text(f"Mesa {number} · Ronda 1 · Moca 1")
         if number == 1:
-            snap(phone, "tournament-table-link-pt-PT")
+            shoot(phone, "tournament-table-link-pt-PT", whole=True)
         phone.get_by_role("button", name=re.compile(rf"^{first[series.a]}(\s|$)")).click()
         expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
         # The bar names the phone by its seat.
@@ -68,7 +60,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
         expect(card).to_contain_text(f"Mesa {number} · Ronda 1 · Moca 1")
         expect(card).to_contain_text(f"{names[series.a]} 0–0 {names[series.b]}")
         if number == 1:
-            snap(phone, "tournament-moca-1-pt-PT")
+            shoot(phone, "tournament-moca-1-pt-PT", whole=True)
         moca_1 = phone.url
         tap(phone, "a", 4)
         expect(phone).not_to_have_url(moca_1, timeout=FOLLOW)
@@ -78,7 +70,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
             f"Moca 1 ganha por {names[series.a]}, 4 a 0. Começou a moca 2."
         )
         if number == 1:
-            snap(phone, "tournament-between-mocas-pt-PT")
+            shoot(phone, "tournament-between-mocas-pt-PT", whole=True)
         tap(phone, "a", 4)
         banner = phone.locator(".banner")
         expect(banner).to_contain_text(f"Série ganha por {names[series.a]}, 2–0 em mocas.")
@@ -87,7 +79,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
         expect(going).to_contain_text(f"{names[series.a]}: à espera do sorteio: Ronda 2.")
         expect(going).to_contain_text(f"{names[series.b]}: à espera do sorteio: Ronda 2.")
         expect(banner).not_to_contain_text("anfitrião")
-    snap(phones[1], "tournament-series-over-waiting-pt-PT")
+    shoot(phones[1], "tournament-series-over-waiting-pt-PT", whole=True)
 
     organiser.get_by_role("button", name="Começar a ronda 2").click()
     expect(organiser.locator("#board")).to_contain_text("Ronda 2", timeout=FOLLOW)
@@ -108,7 +100,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
             timeout=FOLLOW,
         )
         expect(phone.locator("#sheet")).not_to_contain_text("anfitrião")
-    snap(phones[1], "tournament-series-over-next-table-pt-PT")
+    shoot(phones[1], "tournament-series-over-next-table-pt-PT", whole=True)
 
     # The phone's pair goes where it is told, and takes its seat there with one tap.
     phone, series = phones[1], drawn[0]
@@ -119,7 +111,7 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
     phone.get_by_role("button", name=re.compile(rf"^{first[series.a]}(\s|$)")).click()
     expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
     expect(phone.locator("#series")).to_contain_text(f"Mesa {table_of[series.a]} · Ronda 2")
-    snap(phone, "tournament-round-2-pt-PT")
+    shoot(phone, "tournament-round-2-pt-PT", whole=True)
     assert not errors, errors
 
 
@@ -182,7 +174,7 @@ def test_six_pairs_follow_their_tables_from_the_round_robin_to_the_final(table, 
                 expect(phones[pair.pk].locator("#series-next")).to_contain_text(
                     f"{pair.name}: fora da eliminatória.", timeout=FOLLOW
                 )
-            snap(phones[pairs[5].pk], "tournament-out-after-round-robin-pt-PT")
+            shoot(phones[pairs[5].pk], "tournament-out-after-round-robin-pt-PT", whole=True)
         if number == 6:  # the semi-finals' losers
             for series in drawn:
                 loser = max(series.a, series.b)
@@ -197,6 +189,6 @@ def test_six_pairs_follow_their_tables_from_the_round_robin_to_the_final(table, 
     expect(phones[runner_up].locator("#series-next")).to_contain_text(
         f"o torneio terminou; os campeões são {names[champion]}."
     )
-    snap(phones[champion], "tournament-champions-phone-pt-PT")
+    shoot(phones[champion], "tournament-champions-phone-pt-PT", whole=True)
     assert tournament.progress().champion == champion
     assert not errors, errors
