@@ -76,7 +76,7 @@ def test_the_generated_client_plays_a_deal(client, server):
 
     seats = models.SeatNamesRequest(a1="Ana", a2="Rui", b1="Zé", b2="Maria")
     match = client("api.matches.start_match").sync(
-        client=ana, body=models.MatchCreateRequest(seats=seats, host_seat=models.SeatEnum.A1)
+        client=ana, body=models.NamedSeatsRequest(seats=seats, host_seat=models.SeatEnum.A1)
     )
     assert isinstance(match, models.Match)
     assert match.join_token and match.watch_token  # the host's

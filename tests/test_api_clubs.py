@@ -411,3 +411,16 @@ def test_a_bad_season_is_refused(api_as, club, ana, body):
     assert response.status_code == 400
     assert response.json()["detail"]
     assert not club.seasons.exists()
+
+
+def test_a_club_rubber_takes_no_seats_of_its_own(api_as, club, ana):
+    club, players = club
+    body = {
+        "club": club.pk,
+        "players": seats(players, "Ana", "Rui", "Zé", "Maria"),
+        "seats": {"a1": "A", "a2": "B", "b1": "C", "b2": "D"},
+    }
+    response = api_as(ana).post("/api/matches/", body, format="json")
+    assert response.status_code == 400
+    assert "leave the seats out" in response.json()["detail"]
+    assert not Match.objects.exists()

@@ -217,7 +217,39 @@ class MatchCreateSerializer(Body):
             raise serializers.ValidationError(
                 {"players": _("A club's rubber names its club and its four players.")}
             )
+        if data["club"] is not None and data["seats"] is not None:
+            raise serializers.ValidationError(
+                {"seats": _("A club's rubber takes its players' names: leave the seats out.")}
+            )
         return data
+
+
+# A match's body in its two shapes, as the schema says it (``MatchCreateSerializer`` reads
+# both): four seats named, or a club's four players, the other left out or null.
+
+
+class NamedSeatsSerializer(MatchCreateSerializer):
+    seats = SeatNamesSerializer(help_text="The name at each seat; a1 and a2 are side a.")
+    club = Null(required=False)
+    players = Null(required=False)
+
+
+class ClubPlayersSerializer(MatchCreateSerializer):
+    seats = Null(required=False)
+    club = WholeNumberField(
+        min_value=1, max_value=MAX_ID,
+        help_text="The club (its organisers and its players may start its rubbers).",
+    )  # fmt: skip
+    players = SeatPlayerIds(
+        help_text="Four different players of the club; the seats take their names."
+    )
+
+
+MATCH_START = PolymorphicProxySerializer(
+    component_name="MatchStart",
+    serializers=[NamedSeatsSerializer, ClubPlayersSerializer],
+    resource_type_field_name=None,
+)
 
 
 class MatchFilterSerializer(serializers.Serializer):

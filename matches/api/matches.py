@@ -30,7 +30,7 @@ from .base import (
     valid,
     visible_match,
 )
-from .bodies import MatchCreateSerializer, MatchFilterSerializer, RematchSerializer
+from .bodies import MATCH_START, MatchCreateSerializer, MatchFilterSerializer, RematchSerializer
 from .readings import (
     EventSerializer,
     MatchPageSerializer,
@@ -54,7 +54,7 @@ from .readings import (
     operation_id="start_match",
     summary="Start a match",
     description="The caller is the host; with host_seat they also hold that seat.",
-    request=MatchCreateSerializer,
+    request=MATCH_START,
     responses={201: MatchSerializer, **errors(400, 401, 403)},
     tags=["matches"],
 )
