@@ -350,8 +350,7 @@ def report(rows, correction, args):
     print(f"medians of {args.repeats} requests each, in one process")
     growth = correction["tournaments"]
     print(
-        "\nqueries by tournaments played (not judged: the record and the season's table "
-        "read each tournament's places one by one):\n"
+        "\nqueries by tournaments played (the places kept, so the same however many):\n"
         + "\n".join(
             f"{played} tournament(s): a player's record {record}, the season's table {table}"
             for played, (record, table) in growth.items()
@@ -365,6 +364,11 @@ def report(rows, correction, args):
             failures.append(f"{name} takes {sorted(counts)} queries as the club grows")
         if max(counts) > BUDGETS[name]:
             failures.append(f"{name} takes {max(counts)} queries (budget {BUDGETS[name]})")
+    if len(set(growth.values())) != 1:
+        counts = sorted(set(growth.values()))
+        failures.append(
+            f"the record and the season's table take {counts} queries as tournaments grow"
+        )
     if not correction["followed"]:
         failures.append("a correction of the oldest rubber left the ratings as they were")
     if max(seconds) > CORRECTION_LIMIT:
