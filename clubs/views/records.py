@@ -28,19 +28,11 @@ from matches.views.answers import posted as posted_data
 
 from .. import board as boards
 from .. import chart, export, ratings
-from ..models import DEFAULT_POINTS, DEFAULT_TAKING_PART, Club, Player
+from ..models import DEFAULT_POINTS, DEFAULT_TAKING_PART, Player
+from .roster import readable
 
 # The chart's numbers listed on the page (the spreadsheet has them all).
 LATEST_POINTS = 50
-
-
-def readable(request, pk) -> Club:
-    """Club ``pk`` for its organisers and its players' accounts; a 404 for anyone else,
-    the same as for a club that is not there."""
-    club = Club.objects.readable_by(request.user).filter(pk=pk).first()
-    if club is None:
-        raise Http404
-    return club
 
 
 def _player(club, player_id) -> Player:
