@@ -29,7 +29,7 @@ MAKERS = {"start_match", "start_tournament", "start_club"}
 READS = {"get_match", "get_night", "get_tournament"}
 # A family's scenarios run again while any of its operations is unreached, this often;
 # a family holds this many of the operations one links to, so each gets its share.
-ATTEMPTS = 6
+ATTEMPTS = 10
 TARGETS = 5
 SCENARIOS = settings(
     max_examples=15,

@@ -243,6 +243,7 @@ def test_the_schema_declares_the_rule(api_as, db):
     schema = api_as().get("/api/schema/?format=json").json()["components"]["schemas"]
     assert "bandeira_at_120" in schema["Match"]["required"]
     assert schema["Match"]["properties"]["bandeira_at_120"]["type"] == "boolean"
-    assert "bandeira_at_120" in schema["MatchCreateRequest"]["properties"]
+    assert "bandeira_at_120" in schema["NamedSeatsRequest"]["properties"]
+    assert "bandeira_at_120" in schema["ClubPlayersRequest"]["properties"]
     assert "bandeira_at_120" in schema["TournamentCreateRequest"]["properties"]
     assert "bandeira_at_120" in schema["PointsRequest"]["properties"]
