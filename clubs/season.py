@@ -6,6 +6,7 @@ place's points. The table ranks players by points, then tournaments won, then be
 place, then rubbers won; still level, they share the rank (1, 2, 2, 4).
 """
 
+import datetime
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,18 @@ class Line:
     def key(self) -> tuple:
         best = self.best if self.best is not None else float("inf")
         return (-self.points, -self.won, best, -self.rubbers_won)
+
+
+def shown(seasons: Sequence, today: datetime.date):
+    """The season a club's page and its TV show (anything with a ``start`` and an
+    ``end``): the one today falls in; between seasons the last one that began, whose
+    table is final; before the first, the first to begin. None without a season."""
+    begun = [season for season in seasons if season.start <= today]
+    if begun:
+        latest = max(begun, key=lambda season: season.start)
+        covering = [season for season in begun if today <= season.end]
+        return max(covering, key=lambda season: season.start) if covering else latest
+    return min(seasons, key=lambda season: season.start, default=None)
 
 
 def points_for(place: int, points: Sequence[int]) -> int:

@@ -292,8 +292,8 @@ def environ(scope, body):
 
 def warm():
     """Load now what the first requests would load (every view, the templates, each
-    language's translations), so that no request waits for it, then
-    """
+    language's translations, the OpenAPI schema), so that no request waits for it and
+    no two race to build it."""
     get_resolver().check()  # imports every view
     engine = engines["django"]
     for directory in engine.dirs:

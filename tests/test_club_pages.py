@@ -568,6 +568,21 @@ def test_the_season_covering_today_shows_its_table_and_every_season_is_listed(an
     assert '<td class="points">11</td>' in table
 
 
+def test_between_seasons_the_page_and_the_tv_both_show_the_last_one(ana, cafe):
+    club, _players = cafe
+    today = timezone.localdate()
+    day = timedelta(days=1)
+    club.add_season(ana, name="Época passada", start=today - 300 * day, end=today - 5 * day)
+    club.add_season(ana, name="Época seguinte", start=today + 20 * day, end=today + 300 * day)
+
+    page = words(browser(ana).get(f"/clubs/{club.pk}/"))
+    board = words(browser().get(f"/clubs/board/{club.watch_token}/"))
+
+    seasons = page[page.index("Seasons") :]
+    assert re.search(r"<h3><a [^>]*>Época passada</a>", seasons)
+    assert "Época passada" in board and "Época seguinte" not in board
+
+
 def test_the_club_page_reads_in_the_same_queries_however_long_the_roster(ana, cafe):
     club, players = cafe
     client = browser(ana)

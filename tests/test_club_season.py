@@ -1,6 +1,9 @@
 """A season's table (SPEC, Clubs, "Season") as ``clubs.season`` ranks it: pure values."""
 
-from clubs.season import Finished, table
+from datetime import date
+from types import SimpleNamespace
+
+from clubs.season import Finished, shown, table
 
 POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
 
@@ -57,3 +60,34 @@ def test_still_level_they_share_the_rank():
 
 def test_no_tournament_no_table():
     assert table([], POINTS, 1) == []
+
+
+# The season shown ----------------------------------------------------------------------------
+
+LAST = SimpleNamespace(start=date(2025, 9, 1), end=date(2026, 6, 30))
+NEXT = SimpleNamespace(start=date(2026, 9, 1), end=date(2027, 6, 30))
+FIRST = SimpleNamespace(start=date(2024, 9, 1), end=date(2025, 6, 30))
+
+
+def test_the_season_shown_is_the_one_today_falls_in():
+    assert shown([NEXT, LAST, FIRST], date(2026, 1, 15)) is LAST
+    assert shown([NEXT, LAST, FIRST], LAST.start) is LAST
+    assert shown([NEXT, LAST, FIRST], LAST.end) is LAST
+
+
+def test_between_seasons_the_last_one_stays_with_its_final_table():
+    assert shown([NEXT, LAST, FIRST], date(2026, 7, 20)) is LAST
+    assert shown([FIRST, LAST], date(2030, 1, 1)) is LAST  # in whatever order they come
+
+
+def test_before_the_first_season_the_first_to_begin():
+    assert shown([NEXT, LAST], date(2025, 1, 1)) is LAST
+
+
+def test_of_two_seasons_overlapping_the_one_begun_last():
+    summer = SimpleNamespace(start=date(2026, 6, 1), end=date(2026, 8, 31))
+    assert shown([LAST, summer], date(2026, 6, 15)) is summer
+
+
+def test_no_season_none_shown():
+    assert shown([], date(2026, 1, 1)) is None

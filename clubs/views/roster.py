@@ -29,6 +29,7 @@ from matches.views.answers import posted as posted_data
 from .. import board
 from ..forms import OpenClubForm
 from ..models import Club, Player, no_such_player, player_link_gone
+from ..season import shown as season_shown
 
 SEASON_LINES = 5  # the season's table on the club's page: its top; the season page has it all
 
@@ -94,9 +95,8 @@ def clubs(request):
 
 
 def page_context(request, club):
-    today = timezone.localdate()
     seasons = list(club.seasons.all())
-    current = next((season for season in seasons if season.covers(today)), None)
+    current = season_shown(seasons, timezone.localdate())
     table = board.season_table(club, current) if current else None
     return {
         "club": club,

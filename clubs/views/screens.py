@@ -14,24 +14,15 @@ from matches.views.answers import not_found, too_many
 
 from .. import board as boards
 from ..models import Club, club_link_gone
+from ..season import shown as season_shown
 
 # As many of the leaderboard as a 1920×1080 screen shows in type read across a café.
 BOARD_LINES = 12
 VIEWER = "club-board"
 
 
-def current_season(club, seasons):
-    """The season today falls in, else the latest one that started, else the newest."""
-    today = timezone.localdate()
-    started = [season for season in seasons if season.start <= today]
-    return next(
-        (season for season in started if season.covers(today)),
-        started[0] if started else (seasons[-1] if seasons else None),
-    )
-
-
 def board_context(request, club):
-    season = current_season(club, list(club.seasons.all()))
+    season = season_shown(club.seasons.all(), timezone.localdate())
     lines = boards.leaderboard(club)
     return {
         "club": club,
