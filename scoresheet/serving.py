@@ -12,6 +12,7 @@ request in Django's threads (scoresheet/asgi.py). Read from the environment:
     THREADS          Django's threads in each worker (2), read by scoresheet/asgi.py
 """
 
+import gc
 import os
 import sys
 
@@ -42,6 +43,19 @@ class Worker(UvicornWorker):
         "timeout_graceful_shutdown": 3,
         "server_header": False,
     }
+
+
+# A worker's collections, rarer than Python's (700, 10, 10): a full one stops every
+# thread of the worker while it walks the open streams, and fell among requests every ten
+# seconds or so under load (docs/decisions/0002-garbage-collector.md).
+COLLECTIONS = (5000, 20, 10)
+
+
+def post_worker_init(worker):
+    """Once a worker has loaded the app: set all of it aside from the collector, which
+    would walk it again in every full collection, and make collections rarer."""
+    gc.freeze()
+    gc.set_threshold(*COLLECTIONS)
 
 
 bind = os.environ.get("BIND", "0.0.0.0:8000")
