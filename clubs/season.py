@@ -40,10 +40,9 @@ def shown(seasons: Sequence, today: datetime.date):
     ``end``): the one today falls in; between seasons the last one that began, whose
     table is final; before the first, the first to begin. None without a season."""
     begun = [season for season in seasons if season.start <= today]
+    covering = [season for season in begun if today <= season.end]
     if begun:
-        latest = max(begun, key=lambda season: season.start)
-        covering = [season for season in begun if today <= season.end]
-        return max(covering, key=lambda season: season.start) if covering else latest
+        return max(covering or begun, key=lambda season: season.start)
     return min(seasons, key=lambda season: season.start, default=None)
 
 
