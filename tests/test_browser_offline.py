@@ -69,6 +69,32 @@ def abort(route):
     route.abort("internetdisconnected")
 
 
+class Writes:
+    """A browser context's writes under way: sent, and neither answered nor failed yet."""
+
+    def __init__(self, context):
+        self.flying = set()
+        context.on("request", self.sent)
+        context.on("requestfinished", self.ended)
+        context.on("requestfailed", self.ended)
+
+    def sent(self, request):
+        if request.method == "POST":
+            self.flying.add(request)
+
+    def ended(self, request):
+        self.flying.discard(request)
+
+    def settle(self, page, seconds=5.0):
+        """Until none is under way: a write still held at the door (``cut``) when its page
+        goes is not for the test to let through."""
+        for _ in range(int(seconds / 0.05)):
+            if not self.flying:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"writes still under way: {sorted(r.url for r in self.flying)}")
+
+
 def kept_by_the_worker(page):
     """The service worker has the sheet and its files (offline.js marks the page)."""
     expect(page.locator("html")).to_have_attribute("data-offline-ready", "")
@@ -157,6 +183,7 @@ def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, app, match, rui,
     page = open_sheet(phone, app, match, rui)
     kept_by_the_worker(page)
     context = page.context
+    writes = Writes(context)
     cut(context)
     # A tab Chromium opens in an offline context may send before its emulated offline
     # takes hold (the browser's race, not the phone's): the context's routes turn the
@@ -176,6 +203,7 @@ def test_a_queued_tap_outlives_a_reload_and_a_closed_tab(phone, app, match, rui,
     # Closed, and opened in a new tab, still offline. Chromium's emulated offline lets a
     # closing page's requests through, so this one is silenced first, as if it had gone.
     page.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
+    writes.settle(page)  # a retry of the tap's, turned back
     page.close()
     page = context.new_page()
     page.add_init_script(WATCH_CSP)
