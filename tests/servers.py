@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+import psycopg
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -45,6 +47,36 @@ def database_url(settings_dict, *, named=None):
         name=quote(settings_dict["NAME"], safe=""),
     )
     return f"{url}?{urlencode({'application_name': named})}" if named else url
+
+
+def run_bench(url, *args, databases):
+    """``bench/<args>`` run as the docs give it, on the PostgreSQL server of ``url``: its
+    run, and the names of the databases it left behind (those whose names are LIKE
+    ``databases``), which are dropped on the way out whatever happened."""
+
+    def found():
+        with psycopg.connect(url) as server:
+            listed = server.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [databases]
+            )
+            return {name for (name,) in listed}
+
+    before = found()
+    try:
+        run = subprocess.run(
+            [sys.executable, *args],
+            cwd=ROOT,
+            env={"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "DATABASE_URL": url},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        left = found() - before
+    finally:
+        with contextlib.suppress(psycopg.Error), psycopg.connect(url, autocommit=True) as server:
+            for name in found() - before:
+                server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return run, left
 
 
 def until_closed(connection, named, timeout=10.0):

@@ -3,53 +3,22 @@ builds its two databases on the suite's PostgreSQL server, times each page in bo
 prints the ratios, and drops its databases, leaving nothing behind. A change to the
 models that its rows no longer fit fails here, not on the next person to run it."""
 
-import contextlib
-import os
-import subprocess
-import sys
-
-import psycopg
 import pytest
 from django.db import connection
 
-from .servers import ROOT, database_url
+from .servers import database_url, run_bench
 
 PAGES = ["history", "history, filtered", "night", "standings"]
-
-
-def bench_databases(url):
-    with psycopg.connect(url) as server:
-        found = server.execute(
-            "SELECT datname FROM pg_database WHERE datname LIKE 'squarescores\\_bench\\_%'"
-        )
-        return {name for (name,) in found}
-
-
-def drop(url, names):
-    with psycopg.connect(url, autocommit=True) as server:
-        for name in names:
-            server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_the_pages_bench_builds_times_and_drops_its_databases(db):
     if connection.vendor != "postgresql":
         pytest.skip("the bench runs on PostgreSQL (bin/test runs this on PostgreSQL)")
-    url = database_url(connection.settings_dict)
-    before = bench_databases(url)
-    try:
-        run = subprocess.run(
-            [sys.executable, "bench/pages.py", "--rubbers", "200", "--rounds", "1",
-             "--repeats", "2"],
-            cwd=ROOT,
-            env={"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "DATABASE_URL": url},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )  # fmt: skip
-        left = bench_databases(url) - before
-    finally:
-        with contextlib.suppress(psycopg.Error):
-            drop(url, bench_databases(url) - before)
+    run, left = run_bench(
+        database_url(connection.settings_dict),
+        "bench/pages.py", "--rubbers", "200", "--rounds", "1", "--repeats", "2",
+        databases="squarescores\\_bench\\_%",
+    )  # fmt: skip
     said = f"stdout:\n{run.stdout}\nstderr:\n{run.stderr}"
     lines = run.stdout.splitlines()
     assert "100 rubbers: 100 rubbers, 1,000 deals, 400 seats" in run.stdout, said
