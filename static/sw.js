@@ -207,17 +207,25 @@ function pageKey(url) {
 }
 
 // Keep ``html`` as the sheet at ``key`` for ``user``, if the browser is still theirs.
-// A copy drawn by the page itself (``drawn``) never replaces a newer one. In turn.
+// A copy drawn by the page itself (``drawn``) only refreshes one the network gave,
+// kept for the same person under the same CSRF cookie, and never with an older
+// version: a page may hand its copy over after the cookies changed. In turn.
 function keepPage(key, html, headers, user, drawn) {
   var version = sheetVersion(html);
   return Promise.all([readOwner(), cookieMark(), caches.open(PAGES)]).then(function (found) {
+    var mark = found[1];
     var cache = found[2];
     if (!user || found[0] !== user) {
       return null;
     }
     return cache.match(key).then(function (kept) {
-      if (drawn && kept) {
-        if (kept.headers.get(FOR) === user && Number(kept.headers.get(VERSION)) > Number(version)) {
+      if (drawn) {
+        if (
+          !kept ||
+          kept.headers.get(FOR) !== user ||
+          kept.headers.get(UNDER) !== mark ||
+          Number(kept.headers.get(VERSION)) > Number(version)
+        ) {
           return null;
         }
         headers = kept.headers; // the page's own, its Content-Security-Policy with them
@@ -226,7 +234,7 @@ function keepPage(key, html, headers, user, drawn) {
       keptHeaders.delete("Content-Length");
       keptHeaders.delete("Content-Encoding");
       keptHeaders.set(FOR, user);
-      keptHeaders.set(UNDER, found[1]);
+      keptHeaders.set(UNDER, mark);
       keptHeaders.set(VERSION, version);
       return cache
         .delete(key)

@@ -263,3 +263,23 @@ def test_a_tap_kept_on_the_phone_holds_no_csrf_token_and_still_counts_once(phone
     until(lambda: entries(match) == [(1, rui.pk)])
     expect(page.locator("#queue .recorded")).to_contain_text("Recorded: 2 for Nós in deal 1.")
     no_csp_violations(page)
+
+
+@pytest.mark.browser
+def test_a_sheet_that_changes_after_the_cookies_are_cleared_is_not_kept_for_whoever_is_there(
+    phone, app, noted, ana, rui
+):
+    page = phone(ana)
+    page.goto(sheet(app, noted))
+    expect(page.locator(".notes")).to_contain_text(NOTE)
+    kept_by_the_worker(page)
+    page.context.clear_cookies()
+    # A swap lands after the cookies went (a poll answered just before): the tab hands
+    # the worker its copy, drawn under the cookie that is gone. It is not kept under
+    # whatever the browser has now.
+    page.evaluate("document.dispatchEvent(new Event('htmx:afterSettle'))")
+    kept_as_seen(page)
+    cut(page.context)
+    shows_nothing_of(page, f"{app.url}/")
+    shows_nothing_of(page, sheet(app, noted))
+    restore(page.context)
