@@ -27,6 +27,8 @@ from .test_browser_tournament_table import watch_errors
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
+# A page a tap opens, its redirect followed, while the rest of the suite keeps the machine busy.
+LOAD = 15_000
 ROUNDS = {6: "Meias-finais", 7: "Final"}
 START = {6: "Começar as meias-finais", 7: "Começar a final"}
 
@@ -79,10 +81,12 @@ def test_a_round_robin_then_a_knockout_of_four_on_three_tables(table, app, ana):
                     go = phone.get_by_role("link", name=f"Vá para a Mesa {series.table}")
                     expect(go).to_be_visible(timeout=FOLLOW)
                     go.click()
-                expect(phone.locator("#series")).to_contain_text(f"Mesa {series.table} · ")
+                expect(phone.locator("#series")).to_contain_text(
+                    f"Mesa {series.table} · ", timeout=LOAD
+                )
                 name = re.compile(rf"^{re.escape(first[pair])}(\s|$)")
                 phone.get_by_role("button", name=name).click()
-                expect(phone).to_have_url(re.compile(r"/matches/\d+/$"))
+                expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
                 expect(phone.locator(".bar .who")).to_contain_text(first[pair])
                 # Its table, round (a knockout's by its name), moca and the series' score.
                 card = phone.locator("#series")
