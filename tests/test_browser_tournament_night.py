@@ -22,13 +22,11 @@ from tests.tournaments import PAIRS
 from tournaments.models import Tournament
 
 from .test_browser_a_night import shoot, tap
-from .test_browser_tournament_table import watch_errors
+from .test_browser_tournament_table import LOAD, watch_errors
 
 pytestmark = pytest.mark.browser
 
 FOLLOW = 6_000
-# A page a tap opens, its redirect followed, while the rest of the suite keeps the machine busy.
-LOAD = 15_000
 ROUNDS = {6: "Meias-finais", 7: "Final"}
 START = {6: "Começar as meias-finais", 7: "Começar a final"}
 

@@ -2,9 +2,8 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .servers import ROOT
 
 # gunicorn reads bin/serve's settings, then calls a worker's hook once the worker has
 # loaded the app: in a process of its own, since the hook changes the collector's.
