@@ -92,6 +92,20 @@ def test_a_guest_let_back_in_by_the_table_is_the_same_person_again(match, ana, r
     assert new_phone.get(f"/matches/{match.pk}/").status_code == 200
 
 
+def test_a_request_for_a_seat_asking_again_unanswered_leaves_its_card_in_place(match, ana, ze):
+    new_phone = browser()
+    new_phone.post(f"/join/{match.join_token}/ask/", {"seat": "a2"})
+    card = {**HTMX, "HTTP_HX_TARGET": "seat-request"}  # its card's own ask, every few seconds
+    assert new_phone.get(f"/join/{match.join_token}/", **card).status_code == 204
+    assert "asked for Rui" in text(new_phone.get(f"/join/{match.join_token}/"))
+
+    match.answer_seat_request(ze, match.seat_requests.get().pk, False)
+
+    answered = new_phone.get(f"/join/{match.join_token}/", **card)
+    assert answered.status_code == 200
+    assert "turned down" in text(answered)
+
+
 def test_a_guest_tapping_their_freed_seats_name_is_the_same_person_again(
     match, ana, rui, ze, maria
 ):

@@ -135,6 +135,23 @@ def test_where_next_waits_for_the_round_then_names_the_table(pt, ana, rui):
     assert f"{names[series[0].b]} · Ronda 2 Próxima: Mesa {theirs.table}" in said
 
 
+def test_where_next_asked_again_with_nothing_new_leaves_the_card_in_place(pt, ana):
+    tournament, series = started(ana, pairs=4, tables=2, mocas_to_win=2)
+    win_series(tournament, series[0].id, tournament.pairs.get(pk=series[0].a).first)
+    table = Table.objects.get(tournament=tournament, number=1)
+    url = reverse("series_next", args=[table.token, series[0].id])
+    card = pt.get(url, {"side": "a"}, HTTP_HX_REQUEST="true").content.decode()
+    asks = html.unescape(re.search(r'hx-get="([^"]+)"', card).group(1))
+    # Nothing new: no card comes to be swapped in under a finger on its link.
+    assert pt.get(asks, HTTP_HX_REQUEST="true").status_code == 204
+    assert pt.get(asks).status_code == 200  # opened as a page, it is the page
+    play_round(tournament)
+    tournament.start_round(ana)
+    moved = pt.get(asks, HTTP_HX_REQUEST="true")
+    assert moved.status_code == 200
+    assert "Vá para a Mesa" in words(moved.content)
+
+
 def test_where_next_while_the_series_is_played_says_so(pt, ana):
     tournament, series = started(ana, pairs=4, tables=2, mocas_to_win=2)
     assert "A série ainda está a ser jogada." in going(pt, tournament, series[0].id)

@@ -12,7 +12,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db import transaction
-from django.http import Http404, HttpResponseNotAllowed
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -114,6 +114,9 @@ def _join_page(request, match, form, status=None):
         asked = match.seat_requests.filter(user=request.user).order_by("-id").first()
         if asked is not None and asked.approved:
             asked = None
+    if asked is not None and asked.answered_at is None and request.htmx.target == "seat-request":
+        # Its card asking again, still unanswered: nothing new to swap in under a finger.
+        return HttpResponse(status=204)
     context = {
         "form": form,
         "match": match,

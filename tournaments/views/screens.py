@@ -1,6 +1,7 @@
 """What the room sees: the projector (the tournament's watch link), each table's link
 (what its QR code opens), and the page of the tables' QR codes to print."""
 
+import hashlib
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -10,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -135,13 +137,19 @@ def series_next(request, token, series_id):
     # The asking phone's own pair (``side``: where it sits), first.
     mine = request.GET.get("side")
     going.sort(key=lambda pair: pair.side != mine)
+    # What the card says, as its next ask names it: asked again with nothing new, it is
+    # left in place (204), so a tap on its link is never lost to a card swapped under it.
+    shown = hashlib.blake2b(repr((going, mine, get_language())).encode(), digest_size=8)
+    if request.htmx and request.GET.get("shown") == shown.hexdigest():
+        return HttpResponse(status=204)
+    asking = {"side": mine} if mine in ("a", "b") else {}
     url = reverse("series_next", args=[token, series_id])
     context = {
         "tournament": tournament,
         "going": going,
         "mine": mine,
         "settled": bool(going) and all(pair.settled for pair in going),
-        "next_url": f"{url}?{urlencode({'side': mine})}" if mine in ("a", "b") else url,
+        "next_url": f"{url}?{urlencode({**asking, 'shown': shown.hexdigest()})}",
         "poll_ms": settings.SHEET_POLL_MS,
     }
     template = "tournaments/next.html#next" if request.htmx else "tournaments/next.html"
