@@ -222,9 +222,11 @@ class Match(Playing, Seating, models.Model):
     def _lock(self, *, deals=False, sheet=False) -> None:
         for name in AS_READ_FOR_SHEET:  # read with the sheet, and not read again here
             self.__dict__.pop(name, None)
+        # Not "following": refresh_from_db keeps what comes with the row's own foreign
+        # keys, not a reverse one; the sheet's rows below read it with its seats.
         self.refresh_from_db(
             from_queryset=Match.objects.select_for_update(of=("self",)).select_related(
-                "host", "night", "following", *places.related()
+                "host", "night", *places.related()
             )
         )
         if sheet:
