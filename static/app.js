@@ -27,13 +27,15 @@
     return field.value !== field.defaultValue;
   }
 
-  // Someone is typing in the sheet, or in a panel: a swap now would wipe it.
+  // Someone is typing in the sheet, or in a panel, or waits for a tap's answer: a swap
+  // now would wipe it. A part that asks again by itself ([data-asks-by-itself]) never
+  // holds the sheet back: it asks all the time, and a slow network would hold it for good.
   function busy(root) {
     var active = document.activeElement;
     if (active && root.contains(active) && active.matches("input:not([type=hidden]), textarea, select")) {
       return true;
     }
-    if (root.querySelector(".htmx-request:not([data-poll])")) {
+    if (root.querySelector(".htmx-request:not([data-poll]):not([data-asks-by-itself])")) {
       return true;
     }
     var fields = root.querySelectorAll("details[open] input, details[open] textarea, details[open] select");
@@ -225,6 +227,10 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
+    if (detail.target && !document.contains(detail.target)) {
+      detail.shouldSwap = false; // its element went with a swap of the sheet meanwhile
+      return;
+    }
     var sheet = document.getElementById("sheet");
     if (!sheet || detail.target !== sheet) {
       return;

@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from matches.models import Match
 from tests.tournaments import PAIRS
 from tournaments.models import Tournament
 
@@ -114,6 +115,39 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
     expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
     expect(phone.locator("#series")).to_contain_text(f"Mesa {table_of[series.a]} · Ronda 2")
     shoot(phone, "tournament-round-2-pt-PT", whole=True)
+    assert not errors, errors
+
+
+def test_a_change_to_the_sheet_shows_while_where_next_is_slow_to_answer(table, app, ana):
+    tournament = Tournament.objects.open(
+        ana, name="Torneio de Natal", pairs=PAIRS[:4], tables=2, mocas_to_win=1
+    )
+    tournament.start_round(ana)
+    series = tournament.progress().rounds[-1].series[0]
+    names = {pair.pk: pair.name for pair in tournament.pairs.all()}
+    errors = []
+    phone = table(f"/tables/{tournament.tables.get(number=1).token}/")
+    watch_errors(phone, errors)
+    first = tournament.pairs.get(pk=series.a).first
+    phone.get_by_role("button", name=re.compile(rf"^{first}(\s|$)")).click()
+    expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
+    # A café's network: where the pairs go next is asked, and its answers never come.
+    asked = []
+    phone.route(re.compile(r"/series/\d+/next/"), lambda route: asked.append(route))
+    tap(phone, "a", 4)
+    expect(phone.locator(".banner")).to_contain_text(f"Série ganha por {names[series.a]}")
+    expect(phone.locator("#series-next")).to_be_attached()
+    for _wait in range(FOLLOW // 100):
+        if asked:
+            break
+        phone.wait_for_timeout(100)
+    assert asked, "the phone never asked where the pairs go next"
+
+    rubber = Match.objects.get(pk=series.current_match)
+    rubber.add_note(ana, side="b", text="Renúncia na mão 1")
+
+    # The card's ask under way does not hold the sheet back.
+    expect(phone.locator("#sheet")).to_contain_text("Renúncia na mão 1", timeout=FOLLOW)
     assert not errors, errors
 
 
