@@ -139,8 +139,9 @@ def series_next(request, token, series_id):
     going.sort(key=lambda pair: pair.side != mine)
     # What the card says, as its next ask names it: asked again with nothing new, it is
     # left in place (204), so a tap on its link is never lost to a card swapped under it.
-    shown = hashlib.blake2b(repr((going, mine, get_language())).encode(), digest_size=8)
-    if request.htmx and request.GET.get("shown") == shown.hexdigest():
+    said = repr((going, mine, get_language())).encode()
+    shown = hashlib.blake2b(said, digest_size=8).hexdigest()
+    if request.htmx and request.GET.get("shown") == shown:
         return HttpResponse(status=204)
     asking = {"side": mine} if mine in ("a", "b") else {}
     url = reverse("series_next", args=[token, series_id])
@@ -149,7 +150,7 @@ def series_next(request, token, series_id):
         "going": going,
         "mine": mine,
         "settled": bool(going) and all(pair.settled for pair in going),
-        "next_url": f"{url}?{urlencode({**asking, 'shown': shown.hexdigest()})}",
+        "next_url": f"{url}?{urlencode({**asking, 'shown': shown})}",
         "poll_ms": settings.SHEET_POLL_MS,
     }
     template = "tournaments/next.html#next" if request.htmx else "tournaments/next.html"
