@@ -196,6 +196,21 @@
     held = false;
   });
 
+  // Where the pairs go next, once its card is in the sheet: a morph of the sheet would put
+  // back the link the card was loaded from (a flash, and a tap on "Go to Table 2" lost).
+  // The card stays, and asks once whether what it says still holds (204 while it does).
+  if (window.Idiomorph) {
+    var morphNode = window.Idiomorph.defaults.callbacks.beforeNodeMorphed;
+    window.Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, next) {
+      if (old.id === "series-next" && old.dataset.src && next.id === "series-next" &&
+          next.dataset.series === old.dataset.series) {
+        window.htmx.ajax("GET", old.dataset.src, { source: old, target: old, swap: "outerHTML" });
+        return false;
+      }
+      return morphNode(old, next);
+    };
+  }
+
   // The version a sheet fragment shows, from its data-version.
   function version(html) {
     var found = /data-version="(\d+)"/.exec(html || "");

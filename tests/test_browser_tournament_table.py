@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import Match
-from tests.tournaments import PAIRS
+from tests.tournaments import PAIRS, play_round
 from tournaments.models import Tournament
 
 from .test_browser_a_night import shoot, tap
@@ -144,6 +144,57 @@ def test_a_change_to_the_sheet_shows_while_where_next_is_slow_to_answer(table, a
 
     # The card's ask under way does not hold the sheet back.
     expect(phone.locator("#sheet")).to_contain_text("Renúncia na mão 1", timeout=FOLLOW)
+    assert not errors, errors
+
+
+# Notes in window.cardLeft whether the sheet ever held anything but the card of where next.
+WATCH_CARD = """() => {
+  window.cardLeft = false;
+  new MutationObserver(() => {
+    const card = document.getElementById("series-next");
+    window.cardLeft ||= !(card && card.classList.contains("card"));
+  }).observe(document.getElementById("sheet"),
+    { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+def test_where_next_stays_in_place_as_the_sheet_around_it_changes(table, app, ana):
+    tournament = Tournament.objects.open(
+        ana, name="Torneio de Natal", pairs=PAIRS[:4], tables=2, mocas_to_win=1
+    )
+    tournament.start_round(ana)
+    series = tournament.progress().rounds[-1].series[0]
+    names = {pair.pk: pair.name for pair in tournament.pairs.all()}
+    errors = []
+    phone = table(f"/tables/{tournament.tables.get(number=1).token}/")
+    watch_errors(phone, errors)
+    first = tournament.pairs.get(pk=series.a).first
+    phone.get_by_role("button", name=re.compile(rf"^{first}(\s|$)")).click()
+    expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
+    tap(phone, "a", 4)
+    going = phone.locator("#series-next")
+    expect(going).to_contain_text(
+        f"{names[series.a]}: à espera do sorteio: Ronda 2.", timeout=FOLLOW
+    )
+    rubber = Match.objects.get(pk=series.current_match)
+
+    def kept_through(note):
+        """Until the sheet shows ``note``, the card was never put back to the link it is
+        loaded from: a flash, and a tap on it lost."""
+        phone.evaluate(WATCH_CARD)
+        rubber.add_note(ana, side="b", text=note)
+        expect(phone.locator("#sheet")).to_contain_text(note, timeout=FOLLOW)
+        assert phone.evaluate("window.cardLeft") is False
+
+    kept_through("Renúncia na mão 1")
+    play_round(tournament)
+    tournament.start_round(ana)
+    expect(going).to_contain_text(f"{names[series.a]} · Ronda 2 Vá para a Mesa", timeout=FOLLOW)
+    # Settled, the card asks no more by itself; kept through a change of the sheet, it
+    # asks once whether what it says still holds.
+    with phone.expect_request(re.compile(r"/series/\d+/next/\?.*shown="), timeout=FOLLOW):
+        kept_through("Renúncia na mão 2")
+    expect(going).to_contain_text("Vá para a Mesa")
     assert not errors, errors
 
 

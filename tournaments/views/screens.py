@@ -147,6 +147,7 @@ def series_next(request, token, series_id):
     url = reverse("series_next", args=[token, series_id])
     context = {
         "tournament": tournament,
+        "series_id": series_id,
         "going": going,
         "mine": mine,
         "settled": bool(going) and all(pair.settled for pair in going),
