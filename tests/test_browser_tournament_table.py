@@ -118,7 +118,10 @@ def test_each_table_phone_knows_its_table_round_moca_and_where_next(table, app, 
     assert not errors, errors
 
 
-def test_a_change_to_the_sheet_shows_while_where_next_is_slow_to_answer(table, app, ana):
+def seated_at_table_1(table, ana):
+    """4 pairs on 2 tables, a moca a series, round 1 drawn: a phone at table 1 seated as
+    pair a's first player. The tournament, that series, the pairs' names by id, the
+    phone and the list its console errors go to."""
     tournament = Tournament.objects.open(
         ana, name="Torneio de Natal", pairs=PAIRS[:4], tables=2, mocas_to_win=1
     )
@@ -131,6 +134,11 @@ def test_a_change_to_the_sheet_shows_while_where_next_is_slow_to_answer(table, a
     first = tournament.pairs.get(pk=series.a).first
     phone.get_by_role("button", name=re.compile(rf"^{first}(\s|$)")).click()
     expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
+    return tournament, series, names, phone, errors
+
+
+def test_a_change_to_the_sheet_shows_while_where_next_is_slow_to_answer(table, app, ana):
+    _, series, names, phone, errors = seated_at_table_1(table, ana)
     # A café's network: where the pairs go next is asked, and its answers never come.
     asking = re.compile(r"/series/\d+/next/")
     phone.route(asking, lambda route: None)  # neither answered nor refused
@@ -159,18 +167,7 @@ WATCH_CARD = """() => {
 
 
 def test_where_next_stays_in_place_as_the_sheet_around_it_changes(table, app, ana):
-    tournament = Tournament.objects.open(
-        ana, name="Torneio de Natal", pairs=PAIRS[:4], tables=2, mocas_to_win=1
-    )
-    tournament.start_round(ana)
-    series = tournament.progress().rounds[-1].series[0]
-    names = {pair.pk: pair.name for pair in tournament.pairs.all()}
-    errors = []
-    phone = table(f"/tables/{tournament.tables.get(number=1).token}/")
-    watch_errors(phone, errors)
-    first = tournament.pairs.get(pk=series.a).first
-    phone.get_by_role("button", name=re.compile(rf"^{first}(\s|$)")).click()
-    expect(phone).to_have_url(re.compile(r"/matches/\d+/$"), timeout=LOAD)
+    tournament, series, names, phone, errors = seated_at_table_1(table, ana)
     tap(phone, "a", 4)
     going = phone.locator("#series-next")
     expect(going).to_contain_text(
