@@ -1,20 +1,37 @@
-"""Who used the CPUs during a step: the client, the server, the rest of the machine.
+"""Who used the CPUs during a step: the client, the server, the rest of the machine, and
+the server's busiest worker.
 
 A server that holds fewer tables on a busy machine is not slower; the bench says how
-busy the machine was, from Linux's /proc (zeros elsewhere).
+busy the machine was, from Linux's /proc (zeros elsewhere). A worker runs its Python on
+one core at a time, so a worker can be full while the machine is not.
 """
 
 import os
+import time
+from dataclasses import dataclass, field
 
 
-def cpu_now(servers):
-    """CPU seconds so far: (this process, the server processes with all their
-    descendants, the whole machine busy). Linux's /proc; zeros elsewhere."""
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds used so far: by this process, by the server processes with all their
+    descendants, by the whole machine (busy), and by each of the server's workers."""
+
+    at: float
+    client: float
+    server: float
+    machine: float
+    workers: dict = field(default_factory=dict)  # {pid: seconds}, gunicorn's children
+
+
+def cpu_now(servers) -> Usage:
+    """What the CPUs have done so far, from Linux's /proc (zeros elsewhere). The first of
+    ``servers`` is gunicorn's: its children are the workers."""
+    at = time.perf_counter()
     try:
         with open("/proc/stat") as file:
             values = [int(x) for x in file.readline().split()[1:9]]
     except OSError:
-        return 0.0, 0.0, 0.0
+        return Usage(at, 0.0, 0.0, 0.0)
     tick = os.sysconf("SC_CLK_TCK")
     machine = sum(values) - values[3] - values[4]  # all but idle and iowait
     parents, used = {}, {}
@@ -29,7 +46,44 @@ def cpu_now(servers):
             parents[int(entry)] = int(fields[1])
             used[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
     tree = _descendants(servers, parents)
-    return used.get(os.getpid(), 0) / tick, sum(used[pid] for pid in tree) / tick, machine / tick
+    workers = {
+        pid: sum(used[each] for each in _descendants([pid], parents)) / tick
+        for pid, parent in parents.items()
+        if servers and parent == servers[0]
+    }
+    return Usage(
+        at,
+        used.get(os.getpid(), 0) / tick,
+        sum(used[pid] for pid in tree) / tick,
+        machine / tick,
+        workers,
+    )
+
+
+def cores(start: Usage, end: Usage) -> dict:
+    """The cores each part used between two readings: the client (this process), the
+    server, the rest of the machine, and the server's busiest worker, whose Python runs
+    on one core at a time, so that it, and not the machine, is full first."""
+    wall = end.at - start.at
+    client, server, machine = (
+        (after - before) / wall
+        for before, after in (
+            (start.client, end.client),
+            (start.server, end.server),
+            (start.machine, end.machine),
+        )
+    )
+    workers = [
+        (end.workers[pid] - before) / wall
+        for pid, before in start.workers.items()
+        if pid in end.workers
+    ]
+    return {
+        "client_cpu": client,
+        "server_cpu": server,
+        "other_cpu": max(0.0, machine - client - server),
+        "busiest_worker_cpu": max(workers, default=0.0),
+    }
 
 
 def _descendants(servers, parents):

@@ -15,7 +15,7 @@ import time
 import uuid
 
 from bench.client import Connection, Failed, fetch_sheet, handed_back, set_aside
-from bench.cpu import cpu_now
+from bench.cpu import cores, cpu_now
 
 POLL_EVERY = 2.0  # s, as the sheet polls (SHEET_POLL_MS, 2000 by default)
 ENTRY_EVERY = 30.0  # s per table
@@ -81,9 +81,9 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
 
     async def cpu_meter():  # who used the CPUs over the measured seconds
         await asyncio.sleep(max(0.0, start - loop.time()))
-        cpu["start"] = time.perf_counter(), *cpu_now(servers)
+        cpu["start"] = cpu_now(servers)
         await asyncio.sleep(max(0.0, end - loop.time()))
-        cpu["end"] = time.perf_counter(), *cpu_now(servers)
+        cpu["end"] = cpu_now(servers)
 
     try:
         await asyncio.gather(cpu_meter(), set_aside(begin), *tasks)
@@ -91,9 +91,6 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
             connection.close()
     finally:
         handed_back()
-    wall = cpu["end"][0] - cpu["start"][0]
-    (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
-    client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))
     return {
         "tables": len(tables),
         "seconds": duration,
@@ -103,9 +100,7 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
         "bad": measured["bad"],
         "failed": measured["failed"],
         "problems": problems,
-        "client_cpu": client,  # in cores
-        "server_cpu": server,
-        "other_cpu": max(0.0, machine - client - server),  # the rest of the machine
+        **cores(cpu["start"], cpu["end"]),  # in cores
         **counters,
     }
 

@@ -23,7 +23,7 @@ import random
 import time
 
 from bench.client import Connection, Failed, fetch_sheet, handed_back, set_aside
-from bench.cpu import cpu_now, rss_now
+from bench.cpu import cores, cpu_now, rss_now
 from bench.play import ENTRY_EVERY, enter
 from bench.report import DELIVERY_LIMIT_MS
 
@@ -190,9 +190,9 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
 
     async def cpu_meter():
         await asyncio.sleep(max(0.0, start - loop.time()))
-        cpu["start"] = time.perf_counter(), *cpu_now(servers)
+        cpu["start"] = cpu_now(servers)
         await asyncio.sleep(max(0.0, end - loop.time()))
-        cpu["end"] = time.perf_counter(), *cpu_now(servers)
+        cpu["end"] = cpu_now(servers)
 
     lag = []  # s: how late this client's loop woke for a timer, over the measured seconds
 
@@ -220,9 +220,6 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
             connection.close()
     finally:
         handed_back()
-    wall = cpu["end"][0] - cpu["start"][0]
-    (_begun, *first), (_ended, *last) = cpu["start"], cpu["end"]
-    client, server, machine = ((b - a) / wall for a, b in zip(first, last, strict=True))
     streams_open = len(streams)
     return {
         "mix": "push",
@@ -239,8 +236,6 @@ async def play(port, tables, warmup, duration, seed, servers=(), entry_every=ENT
         "problems": problems,
         "rss_before": rss_before,
         "rss_open": rss_open,
-        "client_cpu": client,
-        "server_cpu": server,
-        "other_cpu": max(0.0, machine - client - server),
+        **cores(cpu["start"], cpu["end"]),  # in cores
         **counters,
     }

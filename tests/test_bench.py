@@ -7,6 +7,11 @@ checked here against a stand-in that answers as the sheet's pages do.
 """
 
 import importlib
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -156,7 +161,8 @@ def push_step_shown(capsys, **measured):
 
     step = {
         "mix": "push", "tables": 100, "seconds": 20, "changes": 80, "server_cpu": 0.6,
-        "client_cpu": 0.1, "other_cpu": 0.0, "latencies": {"fetch-200": [12.0], "entry": [20.0]},
+        "client_cpu": 0.1, "other_cpu": 0.0, "busiest_worker_cpu": 0.35,
+        "latencies": {"fetch-200": [12.0], "entry": [20.0]},
         "delivery": [15.0], "streams": 400, "streams_lost": 0, "bad": 0, "failed": 0,
         "problems": {}, "rss_baseline": 0, "rss_before": 0, "rss_open": 0, "connections": 400,
         "reconnects": 0, "verdict": "held", "client_lag": [0.001], **measured,
@@ -170,6 +176,56 @@ def test_a_push_step_reports_what_a_change_cost_the_server(capsys):
     CPU over the measured seconds, shared among the changes made in them."""
     shown = push_step_shown(capsys, changes=80, server_cpu=0.6, seconds=20)
     assert "The server spent 150.0 ms of a core a change" in shown
+
+
+def test_a_push_step_reports_its_busiest_worker(capsys):
+    """A worker's Python runs on one core at a time: the busiest worker, not the
+    machine, is full first, and the step says how near it came."""
+    shown = push_step_shown(capsys, busiest_worker_cpu=0.82)
+    assert "The busiest worker used 0.82 of a core" in shown
+
+
+def test_the_cores_each_part_used_between_two_readings():
+    from bench.cpu import Usage, cores
+
+    start = Usage(
+        at=10.0, client=1.0, server=5.0, machine=20.0, workers={11: 2.0, 12: 2.0, 13: 1.0}
+    )
+    # Worker 13 was replaced meanwhile (gunicorn restarts a worker that dies): left out.
+    end = Usage(at=20.0, client=2.0, server=15.0, machine=35.0, workers={11: 6.0, 12: 9.0, 14: 3.0})
+    assert cores(start, end) == pytest.approx(
+        {"client_cpu": 0.1, "server_cpu": 1.0, "other_cpu": 0.4, "busiest_worker_cpu": 0.7}
+    )
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="reads Linux's /proc")
+def test_the_workers_are_the_servers_children_with_their_own_cpu():
+    """As gunicorn's workers are its children: a process that keeps a busy child, read
+    twice; the child's CPU is counted as a worker's, and with the server's."""
+    from bench.cpu import cores, cpu_now
+
+    busy = "import time\nend = time.monotonic() + 30\nwhile time.monotonic() < end: pass"
+    keeper = (
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen([sys.executable, '-c', {busy!r}])\n"
+        "time.sleep(30)"
+    )
+    server = subprocess.Popen([sys.executable, "-c", keeper])
+    try:
+        deadline = time.monotonic() + 10
+        while not (start := cpu_now([server.pid])).workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        end = cpu_now([server.pid])
+    finally:
+        for pid in start.workers:
+            os.kill(pid, signal.SIGKILL)
+        server.kill()
+        server.wait()
+    assert len(start.workers) == 1, start
+    used = cores(start, end)
+    assert 0.2 < used["busiest_worker_cpu"] <= 1.05, used  # a core of its own at most
+    assert used["server_cpu"] >= used["busiest_worker_cpu"] - 0.05, used
 
 
 def test_a_push_step_reports_how_late_the_client_itself_ran(capsys):
