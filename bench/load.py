@@ -52,9 +52,10 @@ reports the most tables held: p99 of all requests under 100 ms, no answer other 
 every change heard on the phones within 500 ms at p99; with polls: within 10% of the
 ideal poll rate, 4 phones x tables / 2 s), so that a client falling behind is never
 taken for a server keeping up. It prints, for that step, requests/s, p50 and p99 by
-kind, the server's memory with the streams open, and the CPU the client, the server
-and the rest of the machine used (with push, the server's a change too, and how late
-the client's own event loop ran: a delay every time it took holds).
+kind, the server's memory with the streams open, and the CPU the client, the server,
+its busiest worker (whose Python runs on one core at a time) and the rest of the
+machine used (with push, the server's a change too, and how late the client's own event
+loop ran: a delay every time it took holds).
 
     .venv/bin/python bench/load.py                 # its own PostgreSQL cluster
     .venv/bin/python bench/load.py --only tables   # the tables mix alone
