@@ -280,6 +280,9 @@ def serving_the_suite(django_db_blocker, named, *args):
         server.stop()
         with django_db_blocker.unblock():
             until_closed(connection, named)
+            # Left open, the session read through here is the one that keeps the suite
+            # from dropping its database ("being accessed by other users").
+            connection.close()
 
 
 @pytest.fixture(scope="session")
