@@ -65,14 +65,9 @@ def cores(start: Usage, end: Usage) -> dict:
     server, the rest of the machine, and the server's busiest worker, whose Python runs
     on one core at a time, so that it, and not the machine, is full first."""
     wall = end.at - start.at
-    client, server, machine = (
-        (after - before) / wall
-        for before, after in (
-            (start.client, end.client),
-            (start.server, end.server),
-            (start.machine, end.machine),
-        )
-    )
+    client = (end.client - start.client) / wall
+    server = (end.server - start.server) / wall
+    machine = (end.machine - start.machine) / wall
     workers = [
         (end.workers[pid] - before) / wall
         for pid, before in start.workers.items()
