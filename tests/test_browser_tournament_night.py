@@ -15,7 +15,6 @@ import io
 import re
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.tournaments import PAIRS
@@ -186,17 +185,10 @@ def walk_over_and_back(organiser, phones, names, series, winner):
     walkover = f"Falta de comparência: vitória de {names[winner]}"
 
     def record():
-        # The board refreshes as the phones take their seats, and a refresh closes the
-        # open "Falta de comparência…" again: open it until the choice is taken.
-        for attempt in range(5):
-            card = organiser.locator(".table-card").nth(2)
-            card.get_by_text("Falta de comparência…").click()
-            try:
-                card.get_by_role("button", name=f"Vitória de {names[winner]}").click(timeout=2_000)
-                break
-            except PlaywrightTimeoutError:
-                if attempt == 4:
-                    raise
+        # Opened once: the board's refreshes as the phones take their seats keep it open.
+        card = organiser.locator(".table-card").nth(2)
+        card.get_by_text("Falta de comparência…").click()
+        card.get_by_role("button", name=f"Vitória de {names[winner]}").click()
         expect(
             organiser.get_by_role("heading", name="Marcar uma falta de comparência?")
         ).to_be_visible()
