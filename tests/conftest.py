@@ -1,6 +1,7 @@
 """The cast: host Ana, her partner Rui, opponents Zé and Maria, outsider Olga."""
 
 import contextlib
+import gc
 import os
 import subprocess
 import sys
@@ -39,6 +40,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The suite's database, dropped at the end once nothing holds it: a thread that read
+    it and ended (a request's, a hub's) keeps its connection open until Python's cyclic
+    collector frees it, as Django's connection objects refer to each other."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(scope="session")
