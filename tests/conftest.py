@@ -45,8 +45,8 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """The suite's database, dropped at the end once nothing holds it: a thread that read
-    it and ended (a request's, a hub's) keeps its connection open until Python's cyclic
-    collector frees it, as Django's connection objects refer to each other."""
+    it and ended keeps its connection open until Python's cyclic collector frees it, as
+    Django's connection objects refer to each other (tests/test_suite_teardown.py)."""
     yield
     gc.collect()
 
