@@ -1,4 +1,4 @@
-"""The suite drops its database at the end, whatever threads read it on the way."""
+"""The suite drops its database at the end, though a thread that read it has ended."""
 
 import os
 import subprocess
