@@ -288,11 +288,16 @@ def serving_the_suite(django_db_blocker, named, *args):
         yield server.wait_ready()
     finally:
         server.stop()
-        with django_db_blocker.unblock():
-            until_closed(connection, named)
-            # Left open, the session read through here is the one that keeps the suite
-            # from dropping its database ("being accessed by other users").
-            connection.close()
+        sessions_ended(django_db_blocker, named)
+
+
+def sessions_ended(django_db_blocker, named):
+    """Once a server on the suite's database has stopped: until PostgreSQL has ended its
+    sessions ``named``; then the session this waited through is closed too. Left open,
+    either keeps the suite from dropping its database ("being accessed by other users")."""
+    with django_db_blocker.unblock():
+        until_closed(connection, named)
+        connection.close()
 
 
 @pytest.fixture(scope="session")

@@ -21,9 +21,9 @@ from rest_framework.authtoken.models import Token
 from matches import live
 from matches.models import Match
 
-from .conftest import make_user
+from .conftest import make_user, sessions_ended
 from .live import Stream
-from .servers import Gunicorn, database_url, request, sqlite_database, until_closed
+from .servers import Gunicorn, database_url, request, sqlite_database
 
 HEARTBEAT_MS = 400  # the servers' heartbeat here: an idle stream is heard from quickly
 LIVE = {"LIVE_HEARTBEAT_MS": str(HEARTBEAT_MS), "RATE_LIMIT_GUEST": ""}
@@ -233,8 +233,7 @@ def instances(django_db_setup, django_db_blocker):
     finally:
         for server in servers:
             server.stop()
-        with django_db_blocker.unblock():
-            until_closed(connection, INSTANCES)
+        sessions_ended(django_db_blocker, INSTANCES)
 
 
 @pytest.fixture
@@ -479,8 +478,7 @@ def capped(django_db_setup, django_db_blocker):
         yield server.wait_ready().port
     finally:
         server.stop()
-        with django_db_blocker.unblock():
-            until_closed(connection, "suite-capped")
+        sessions_ended(django_db_blocker, "suite-capped")
 
 
 def test_open_streams_are_capped_per_person_and_per_address(capped, match, tokens):

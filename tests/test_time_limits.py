@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from .servers import Gunicorn, database_url, request, until_closed
+from .conftest import sessions_ended
+from .servers import Gunicorn, database_url, request
 
 NAMED = "suite-time-limits"
 
@@ -26,8 +27,7 @@ def impatient(django_db_setup, django_db_blocker):
         yield server.wait_ready().port
     finally:
         server.stop()
-        with django_db_blocker.unblock():
-            until_closed(connection, NAMED)
+        sessions_ended(django_db_blocker, NAMED)
 
 
 def test_a_change_waiting_too_long_for_its_lock_is_answered_503(impatient, transactional_db, match):
