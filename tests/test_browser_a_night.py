@@ -78,7 +78,8 @@ def test_a_night_holds_together(table, app, match, ana, rui, ze, maria):
     zé = phones["ze"]
     expect(zé.locator("#sheet")).to_contain_text("Rui", timeout=FOLLOW)
     zé.get_by_role("button", name=re.compile(r"^Aprovar")).click()
-    expect(newcomer).to_have_url(f"{app.url}/matches/{second.pk}/", timeout=FOLLOW)
+    # The asking page looks every 3 s (join.html): one look more than a screen's follow.
+    expect(newcomer).to_have_url(f"{app.url}/matches/{second.pk}/", timeout=3_000 + FOLLOW)
     expect(newcomer.locator("#crosses-title")).to_contain_text("Nós: 0 jogos")
     assert Match.objects.get(pk=second.pk).seats.get(position="a2").user == rui
     shoot(newcomer, "night-pt-PT-back-in")
