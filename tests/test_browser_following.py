@@ -76,7 +76,7 @@ def test_the_table_and_the_watch_screen_follow_the_host_to_the_next_rubber(
 
     host.get_by_role("button", name="Rematch with the same pairs").click()
     # The host's page moves with its own tap's answer; the others follow it by themselves,
-    # each on the new rubber within FOLLOW of the host's page being there.
+    # each on the new rubber within FOLLOW of the host's page leaving the old one.
     expect(host).not_to_have_url(f"{app.url}/matches/{match.pk}/")
     deadline = time.monotonic() + FOLLOW / 1000
 
