@@ -19,6 +19,7 @@ from matches import signals, values
 from matches.models import NotAllowed, NotFound, Seat, clean_name, clean_text, new_token
 
 from . import ratings
+from .signals import players_merged
 
 TOPIC = "club"
 DEFAULT_POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
@@ -183,8 +184,6 @@ class Club(models.Model):
         derived again from the first rubber."""
         from tournaments.models import Pair
 
-        from . import rating
-
         with transaction.atomic():
             self._changing(by, _("change the roster"))
             player, into = self._player(player_id), self._player(into_id)
@@ -205,7 +204,7 @@ class Club(models.Model):
                 player.save(update_fields=["user"])
                 into.save(update_fields=["user"])
             player.delete()
-            rating.rerate(self.pk)
+            players_merged.send(sender=Club, club=self)
             into.refresh_from_db()
         return into
 

@@ -1,4 +1,5 @@
-"""What a club does when one of its rubbers starts or its result changes."""
+"""What a club does when one of its rubbers starts or its result changes, and when two
+entries of a player become one."""
 
 from django.dispatch import receiver
 
@@ -8,6 +9,7 @@ from tournaments.models.tournament import TOPIC as TOURNAMENT
 
 from . import board, rating, ratings
 from .models import Club, ClubRubber, Player, TournamentResult
+from .signals import players_merged
 
 
 @receiver(rubber_started, dispatch_uid="clubs.forecast")
@@ -37,6 +39,13 @@ def rerate(sender, match, **kwargs):
     if rubber is not None:
         rubber.match = match
         rating.won_now(rubber)
+
+
+@receiver(players_merged, dispatch_uid="clubs.rerate_merged")
+def rerate_merged(sender, club, **kwargs):
+    """Two entries of a player became one: every rubber of the club is rated again, from
+    the first, in the merge's transaction."""
+    rating.rerate(club.pk)
 
 
 @receiver(topic_changed, dispatch_uid="clubs.tournament_result")
