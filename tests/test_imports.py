@@ -34,10 +34,11 @@ def imported(name, path, package, known) -> set[str]:
             for _ in range(node.level - 1):
                 base = base.rpartition(".")[0]
             base = ".".join(filter(None, [base if node.level else "", node.module or ""]))
-            # ``from package import module`` imports the module; ``from module import
-            # name`` the module alone.
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-            names.add(base)
+            # ``from package import module`` imports the module (its package is always
+            # there first); ``from module import name`` the module.
+            for alias in node.names:
+                module = f"{base}.{alias.name}"
+                names.add(module if module in known else base)
     return {found for found in names if found in known and found != name}
 
 
