@@ -4,14 +4,17 @@ The pages render a ``Sheet`` and the API serializes it, so both show the same
 names, numbers and offers. A member's own side is Nós and the other Eles; the
 host without a seat, and anyone watching, see the pairs' names instead.
 
-``read`` takes a match loaded by ``Match.objects.for_sheet()``. For someone who may
-act in the match it also says what undo would take back and which requests for a seat
-are open: read with the sheet by ``for_sheet(acting=True)``, else a query each. The
-readings beside it (a rubber in a list, a request for a seat, a history, a night) are in
-``summaries.py``.
+``read`` takes a match loaded by ``Match.objects.for_sheet()``, in two steps: what
+everyone who may see it sees (``shared``, plain data, which a change keeps beside its
+match for the fetches of the other server processes), then what one viewer sees of that
+(``view``). For someone who may act in the match it also says what undo would take back
+and which requests for a seat are open: read with the sheet by
+``for_sheet(acting=True)``, else a query each. The readings beside it (a rubber in a
+list, a request for a seat, a history, a night) are in ``summaries.py``.
 """
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -359,12 +362,17 @@ def club_of(match: Match) -> dict:
 def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     """What ``user`` sees of ``match`` (read by ``Match.objects.for_sheet()``);
     with ``watching``, what the watch link shows anyone."""
-    seat = None if watching or user is None else match.seat_of(user)
-    hosting = not watching and user is not None and match.is_host(user)
-    mine = seat.side if seat else None
-    order = (mine, rules.other(mine)) if mine else values.SIDES
-    pairs = match.side_names()
-    labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else pairs
+    acting = not watching and user is not None and match.can_see(user)
+    return view(shared(match, acting=acting), user, watching=watching)
+
+
+def shared(match: Match, *, acting: bool = True) -> dict:
+    """What everyone who may see ``match`` (read by ``Match.objects.for_sheet()``) sees
+    of it, whoever they are, as plain data (JSON's own values, times in ISO 8601, and
+    the ``tournament`` place as its app says it), from which ``view`` makes each
+    viewer's ``Sheet``. With ``acting`` (read with ``for_sheet(acting=True)``), also
+    what only its host and members see: what undo would take back and the requests for
+    a seat still open."""
     seats = match.seat_list()
     seat_names = {seat.position: seat.name for seat in seats}
     names = names_of(match)
@@ -372,116 +380,240 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
     sheet = [deal.as_rule() for deal in deals]
     in_play = match.status == Match.IN_PLAY
     current = rules.current_deal(sheet) if in_play else None
-    pending = rules.pending_extra(sheet) if in_play else 0
-    now = deals[-1] if deals and deals[-1].number == current else None
-    games = {"a": match.games_a, "b": match.games_b}
-    marks = tuple(match.marks)
+    following = getattr(match, "following", None)
+    # Once the next rubber has started this one is closed: nothing in it is undone.
+    undoing = acting and match.status != Match.ENDED and following is None
+    latest = match.latest_entry() if undoing else None
+    holders = {seat.user_id for seat in seats if seat.user_id}
+    dealer = match.dealer(current) if current else None
+    leader = match.leader(current) if current else None
+    return {
+        "id": match.pk,
+        "night": match.night_id,
+        "created": match.created.isoformat(),
+        "target": match.target,
+        "direction": match.direction,
+        "first_dealer": match.first_dealer,
+        "ended_at": match.ended_at.isoformat() if match.ended_at else None,
+        "version": match.version,
+        "status": match.status,
+        "winner": match.winner or None,
+        "marks": list(match.marks),
+        "ended_by": names.get(match.ended_by_id) if match.ended_by_id else None,
+        "host": match.host_id,
+        "seats": [
+            {"position": seat.position, "side": seat.side, "name": seat.name, "user": seat.user_id}
+            for seat in seats
+        ],
+        "pairs": match.side_names(),
+        "games": {"a": match.games_a, "b": match.games_b},
+        "deals": [
+            {
+                "number": deal.number,
+                "a": deal.a,
+                "b": deal.b,
+                "a_by": names.get(deal.a_by_id),
+                "b_by": names.get(deal.b_by_id),
+                "complete": deal.complete,
+                "tie": deal.tie,
+                "sweep": deal.sweep,
+                "redeal": deal.redeal,
+                "running": running,
+                "dealer": match.dealer(deal.number),
+            }
+            for deal, running in zip(deals, rules.running_totals(deals), strict=True)
+        ],
+        "current": current,
+        "pending": rules.pending_extra(sheet) if in_play else 0,
+        "dealer": dealer,
+        "leader": leader,
+        "seat_names": seat_names,
+        "acting": acting,
+        "latest": latest
+        and {
+            "by_id": latest.by_id,
+            "by": names.get(latest.by_id),
+            "deal": latest.deal,
+            "redeal": latest.action == Event.REDEAL,
+            "side": None if latest.action == Event.REDEAL else latest.after["side"],
+            "games": None if latest.action == Event.REDEAL else latest.after[latest.after["side"]],
+        },
+        "notes": [
+            {
+                "id": note.pk,
+                "side": note.side,
+                "deal": note.deal,
+                "text": note.text,
+                "author_id": note.author_id,
+                "author": names.get(note.author_id),
+                "withdrawn": note.withdrawn,
+                "withdrawn_at": note.withdrawn_at.isoformat() if note.withdrawn_at else None,
+                "created": note.created.isoformat(),
+            }
+            for note in match.notes.all()
+        ],
+        "seat_requests": [
+            {
+                "id": asked.pk,
+                "seat": asked.position,
+                "asker": asked.user.name,
+                "held": match.seat_at(asked.position).user_id is not None,
+                "created": asked.created.isoformat(),
+            }
+            for asked in (match.open_seat_requests() if acting else ())
+            if asked.user_id not in holders  # seated again meanwhile: nothing to answer
+        ],
+        "following": following
+        and {
+            "id": following.pk,
+            "host": following.host_id,
+            "members": [seat.user_id for seat in following.seats.all() if seat.user_id],
+        },
+        "redeal_rule": match.redeal_rule,
+        "bandeira_at_120": match.bandeira_at_120,
+        "join_token": match.join_token,
+        "watch_token": match.watch_token,
+        "in_tournament": match.night.tournament_table,
+        "walkover": match.walkover or None,
+        "tournament": places.place_of(match),
+        "club": club_of(match),
+    }
+
+
+def may_see(shown: dict, user) -> bool:
+    """Whether ``user`` may see the match ``shown`` describes: its host or a member."""
+    person = _person(user)
+    return person is not None and (
+        person == shown["host"] or any(seat["user"] == person for seat in shown["seats"])
+    )
+
+
+def _person(user) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def view(shown: dict, user=None, *, watching: bool = False) -> Sheet:
+    """What ``user`` sees of the match ``shown`` describes (``shared``); with
+    ``watching``, what the watch link shows anyone."""
+    person = None if watching else _person(user)
+    seats = shown["seats"]
+    seat = next((seat for seat in seats if person and seat["user"] == person), None)
+    hosting = person is not None and shown["host"] == person
+    mine = seat["side"] if seat else None
+    order = (mine, rules.other(mine)) if mine else values.SIDES
+    pairs = shown["pairs"]
+    labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else pairs
+    seat_names = shown["seat_names"]
+    in_play = shown["status"] == Match.IN_PLAY
+    current, pending, marks = shown["current"], shown["pending"], tuple(shown["marks"])
+    deals = shown["deals"]
+    now = deals[-1] if deals and deals[-1]["number"] == current else None
+    acting = seat is not None or hosting
+    if acting and not shown["acting"]:
+        raise ValueError("a sheet for its host or a member needs what only they see")
 
     sides = []
     for side in order:
-        entered = getattr(now, side) if now else None
+        entered = now[side] if now else None
         may_enter = in_play and (hosting or side == mine) and entered is None
-        won = match.winner == side
+        won = shown["winner"] == side
         sides.append(
             Side(
                 side=side,
                 label=labels[side],
                 names=pairs[side],
-                seats=seat_views(seats, side),
-                games=games[side],
+                seats=[
+                    SeatView(held["position"], held["name"], held["user"])
+                    for held in seats
+                    if held["side"] == side
+                ],
+                games=shown["games"][side],
                 winner=won,
                 flag=won and "bandeira" in marks,
                 hat=won and "chapeu" in marks,
                 entered=entered,
-                entered_by=names.get(getattr(now, f"{side}_by_id")) if now else None,
+                entered_by=now[f"{side}_by"] if now else None,
                 keys=keys(pending) if may_enter else [],
             )
         )
 
-    rows = []
-    for deal, running in zip(deals, rules.running_totals(deals), strict=True):
-        rows.append(
-            Row(
-                number=deal.number,
-                cells=[
-                    Cell(side, labels[side], getattr(deal, side), names.get(deal.by(side)))
-                    for side in order
-                ],
-                running=[running[side] for side in order] if deal.complete else None,
-                complete=deal.complete,
-                tie=deal.tie,
-                sweep=deal.sweep,
-                redeal=deal.redeal,
-                dealer=match.dealer(deal.number),
-                dealer_name=seat_names[match.dealer(deal.number)],
-            )
+    rows = [
+        Row(
+            number=deal["number"],
+            cells=[Cell(side, labels[side], deal[side], deal[f"{side}_by"]) for side in order],
+            running=[deal["running"][side] for side in order] if deal["complete"] else None,
+            complete=deal["complete"],
+            tie=deal["tie"],
+            sweep=deal["sweep"],
+            redeal=deal["redeal"],
+            dealer=deal["dealer"],
+            dealer_name=seat_names[deal["dealer"]],
         )
+        for deal in deals
+    ]
 
-    acting = not watching and (seat is not None or hosting)
-    following = getattr(match, "following", None)
-    undo = latest = None
-    # Once the next rubber has started this one is closed: nothing in it is undone.
-    if acting and match.status != Match.ENDED and following is None:
-        latest = match.latest_entry()
-        if latest is not None and (latest.by_id == user.pk or hosting):
-            by = names.get(latest.by_id) or _("someone")
-            if latest.action == Event.REDEAL:
-                undo = Undo(latest.deal, "", None, None, by, redeal=True)
-            else:
-                side = latest.after["side"]
-                undo = Undo(latest.deal, side, labels[side], latest.after[side], by)
+    following = shown["following"]
+    latest = shown["latest"] if acting else None
+    undo = None
+    if latest is not None and (latest["by_id"] == person or hosting):
+        by = latest["by"] or _("someone")
+        if latest["redeal"]:
+            undo = Undo(latest["deal"], "", None, None, by, redeal=True)
+        else:
+            side = latest["side"]
+            undo = Undo(latest["deal"], side, labels[side], latest["games"], by)
 
     notes = [
         Note(
-            id=note.pk,
-            side=note.side,
-            label=labels[note.side],
-            deal=note.deal,
-            text=note.text,
-            author=names.get(note.author_id),
-            withdrawn=note.withdrawn,
-            withdrawn_at=note.withdrawn_at,
-            created=note.created,
-            may_withdraw=acting and not note.withdrawn and (note.author_id == user.pk or hosting),
+            id=note["id"],
+            side=note["side"],
+            label=labels[note["side"]],
+            deal=note["deal"],
+            text=note["text"],
+            author=note["author"],
+            withdrawn=note["withdrawn"],
+            withdrawn_at=_when(note["withdrawn_at"]),
+            created=_when(note["created"]),
+            may_withdraw=acting
+            and not note["withdrawn"]
+            and (note["author_id"] == person or hosting),
         )
-        for note in match.notes.all()
+        for note in shown["notes"]
     ]
 
-    seat_requests = []
-    if acting:
-        # The one query a sheet adds for them, and only for those who may answer.
-        holders = {seat.user_id for seat in seats if seat.user_id}
-        seat_requests = [
+    seat_requests = (
+        [
             SeatAsked(
-                id=asked.pk,
-                seat=asked.position,
-                name=seat_names[asked.position],
-                asker=asked.user.name,
-                held=match.seat_at(asked.position).user_id is not None,
-                created=asked.created,
+                id=asked["id"],
+                seat=asked["seat"],
+                name=seat_names[asked["seat"]],
+                asker=asked["asker"],
+                held=asked["held"],
+                created=_when(asked["created"]),
             )
-            for asked in match.open_seat_requests()
-            if asked.user_id not in holders  # seated again meanwhile: nothing to answer
+            for asked in shown["seat_requests"]
         ]
+        if acting
+        else []
+    )
 
-    dealer = match.dealer(current) if current else None
-    leader = match.leader(current) if current else None
+    dealer, leader = shown["dealer"], shown["leader"]
     return Sheet(
-        id=match.pk,
-        night=match.night_id,
-        created=match.created,
-        target=match.target,
-        direction=match.direction,
-        first_dealer=match.first_dealer,
-        ended_at=match.ended_at,
-        version=match.version,
-        status=match.status,
-        winner=match.winner or None,
+        id=shown["id"],
+        night=shown["night"],
+        created=_when(shown["created"]),
+        target=shown["target"],
+        direction=shown["direction"],
+        first_dealer=shown["first_dealer"],
+        ended_at=_when(shown["ended_at"]),
+        version=shown["version"],
+        status=shown["status"],
+        winner=shown["winner"],
         marks=marks,
-        ended_by=names.get(match.ended_by_id) if match.ended_by_id else None,
+        ended_by=shown["ended_by"],
         watching=watching,
         hosting=hosting,
-        seat=seat.position if seat else None,
+        seat=seat["position"] if seat else None,
         sides=sides,
         rows=rows,
         current=current,
@@ -492,18 +624,24 @@ def read(match: Match, user=None, *, watching: bool = False) -> Sheet:
         leader_name=seat_names[leader] if leader else None,
         undo=undo,
         notes=notes,
-        next=following.pk if following else None,
-        may_follow=bool(following and acting and following.can_see(user)),
-        redeal_rule=match.redeal_rule,
-        bandeira_at_120=match.bandeira_at_120,
-        join_token=match.join_token if hosting else None,
-        watch_token=match.watch_token if hosting else None,
+        next=following["id"] if following else None,
+        may_follow=bool(
+            following and acting and (person == following["host"] or person in following["members"])
+        ),
+        redeal_rule=shown["redeal_rule"],
+        bandeira_at_120=shown["bandeira_at_120"],
+        join_token=shown["join_token"] if hosting else None,
+        watch_token=shown["watch_token"] if hosting else None,
         seat_requests=seat_requests,
         crosses_text=describe(sides, pending, marks),
         labels=labels,
-        latest_by=latest.by_id if latest is not None else None,
-        in_tournament=match.night.tournament_table,
-        walkover=match.walkover or None,
-        tournament=places.place_of(match),
-        **club_of(match),
+        latest_by=latest["by_id"] if latest is not None else None,
+        in_tournament=shown["in_tournament"],
+        walkover=shown["walkover"],
+        tournament=shown["tournament"],
+        **shown["club"],
     )
+
+
+def _when(text):
+    return None if text is None else datetime.fromisoformat(text)
