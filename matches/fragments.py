@@ -12,8 +12,10 @@ Kept under its match's version, which every change to the sheet moves, whatever 
 comes (``Match.recount``), a fragment is never stale; and only a match's newest version
 is kept, so the memory holds the tables in play, not their past. Beside the fragments,
 the sheet they are rendered from (``reading``): each other point of view of a version
-renders from it without reading the sheet again. Caches serve reads only: no change
-ever reads what is kept here. Why it is kept at all, and how much:
+renders from it without reading the sheet again. The change that made a version keeps
+that reading beside the match too, in its transaction (``SheetReading``), so a process
+that did not make it reads one row, not the whole sheet. Caches serve reads only: no
+change ever reads what is kept here. Why it is kept at all, and how much:
 docs/decisions/0003-kept-fragments.md.
 """
 
@@ -27,6 +29,9 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import get_language
+
+from .models import SheetReading
+from .sheet import shared
 
 ETAG_HOLE = "\x00etag\x00"  # no ETag ever holds a NUL
 MATCHES = 2400  # the matches whose newest version is kept, the most recently used
@@ -80,16 +85,16 @@ def name(kind, *parts) -> str:
 # Points of view ------------------------------------------------------------------
 
 
-def viewers(match, sheet) -> dict:
-    """Who sees what of this version of ``match`` (read with ``for_sheet``; ``sheet``
+def viewers(shown, sheet) -> dict:
+    """Who sees what of the version ``shown`` describes (``sheet.shared``; ``sheet``
     its reading by a member or its host): the host, each seated person's side, the
     author of the entry an undo would take back, the authors of the notes standing.
     Enough to say anyone's point of view at this version without reading it again."""
     return {
-        "host": match.host_id,
-        "seats": {seat.user_id: seat.side for seat in match.seats.all() if seat.user_id},
+        "host": shown["host"],
+        "seats": {seat["user"]: seat["side"] for seat in shown["seats"] if seat["user"]},
         "latest": sheet.latest_by,
-        "authors": sorted({note.author_id for note in match.notes.all() if not note.withdrawn}),
+        "authors": sorted({note["author_id"] for note in shown["notes"] if not note["withdrawn"]}),
     }
 
 
@@ -109,22 +114,36 @@ def point_of_view(seen, user_id) -> str | None:
 # The reading they are rendered from ---------------------------------------------------
 
 
-def reading(pk, version):
-    """Match ``pk`` as read at ``version`` for one who may act on it (``for_sheet(acting=
-    True)``), kept by the request of this process that read it; or None. Several threads
-    may read it at once, and nothing changes it: it is read (``sheet.read``), never
-    changed, and never a change's starting point."""
-    return kept.get(pk, version, "reading")
+def reading(pk, version) -> dict | None:
+    """What match ``pk`` shows at ``version`` to those who may act on it (``sheet.shared``
+    of ``for_sheet(acting=True)``): as this process keeps it, else as the change that made
+    the version kept it beside the match (``SheetReading``); or None. Several threads may
+    view it at once, and nothing changes it: it is viewed (``sheet.view``), never changed,
+    and never a change's starting point."""
+    shown = kept.get(pk, version, "reading")
+    if shown is None:
+        shown = SheetReading.objects.at(pk, version)
+        if shown is not None:
+            keep_reading(pk, version, shown)
+    return shown
 
 
-def keep_reading(match) -> None:
-    kept.put(match.pk, match.version, "reading", match)
+def keep_reading(pk, version, shown) -> None:
+    kept.put(pk, version, "reading", shown)
 
 
-def keep_when_committed(match) -> None:
-    """Keep ``match``, read again for its sheet in a change's transaction, once that
-    commits (rolled back, its version is the next change's)."""
-    transaction.on_commit(lambda: keep_reading(match))
+def keep_changed(match) -> dict:
+    """What ``match`` shows to those who may act on it (``sheet.shared``), read again in
+    a change's transaction as the change left it: kept beside the match in that
+    transaction for the other processes' fetches of its version, and here once it
+    commits (rolled back, its version is the next change's). A rubber with a place in
+    something bigger (a tournament's) is kept here alone: its place is its app's value,
+    not plain data."""
+    shown = shared(match, acting=True)
+    if shown["tournament"] is None:
+        SheetReading.objects.keep(match.pk, match.version, shown)
+    transaction.on_commit(lambda: keep_reading(match.pk, match.version, shown))
+    return shown
 
 
 # The phones told of one change ask at the same moment, before any of them has read it:

@@ -56,10 +56,11 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
         # The match, for whom it is; under its lock the match again and the sheet: the
         # row with the next rubber, its seats, deals and notes, what undo would take
         # back and the open requests for a seat; the deal written, the match updated,
-        # the event. The answer is that reading, as the entry left it: nothing read
-        # again. Four savepoints, as the test runs in a transaction: the write's and its
-        # answer's, and the change's own within it.
-        with django_assert_num_queries(15):
+        # the event, and what the sheet shows kept beside the match. The answer is that
+        # reading, as the entry left it: nothing read again. Four savepoints, as the test
+        # runs in a transaction: the write's and its answer's, and the change's own
+        # within it.
+        with django_assert_num_queries(16):
             response = enter(api_as(ana), match, deal, side, 0)
         assert response.status_code == 201, response.content
         return response.json()

@@ -37,10 +37,11 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
     match.add_note(ze, side="a", text="Rui revoked")
     # The session, the user and the match; under its lock the sheet: the match with its
     # next rubber, its seats, deals and notes, the latest entry and the open requests
-    # for a seat; the deal written, the match updated and the event. The answer is that
-    # reading, as the entry left it. Three savepoints, the test being in a transaction:
-    # the write's and its answer's, and the change's own within it.
-    with django_assert_num_queries(17):
+    # for a seat; the deal written, the match updated and the event; what the sheet
+    # shows, kept beside the match. The answer is that reading, as the entry left it.
+    # Three savepoints, the test being in a transaction: the write's and its answer's,
+    # and the change's own within it.
+    with django_assert_num_queries(18):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )

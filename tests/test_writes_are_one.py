@@ -20,7 +20,7 @@ def answer_out_of_reach(monkeypatch):
         raise OperationalError("terminating connection due to administrator command")
 
     def cut(module):
-        monkeypatch.setattr(module, "read", gone)
+        monkeypatch.setattr(module, "view", gone)  # what the change's answer shows
 
     return cut
 

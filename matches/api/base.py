@@ -30,7 +30,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from .. import conditional, fragments, limits, links, outside, values
 from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
-from ..sheet import read
+from ..sheet import read, view
 from .bodies import Nothing, Seen
 from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
 
@@ -241,11 +241,11 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
     (``endpoint``), which locked the match's row (or made it): nothing else comes in."""
     watching = watch_token is not None
     if changed is not None:
-        match = changed.read_again()
-        fragments.keep_when_committed(match)  # for the other phones' fetches
+        # Kept for the other phones' fetches of this version.
+        sheet = view(fragments.keep_changed(changed.read_again()), request.user)
     else:
         match = Match.objects.one_sheet(pk=pk, acting=not watching)
-    sheet = read(match, request.user, watching=watching)
+        sheet = read(match, request.user, watching=watching)
     if watching:
         events = reverse("api-watch-events", args=[watch_token])
     else:

@@ -32,7 +32,16 @@ from .match import Match
 from .nights import Night
 from .people import User, renew_token
 from .queries import MatchQuerySet, seat_side
-from .rows import Deal, Event, IdempotentRequest, RevokeNote, Seat, SeatRequest, row_state
+from .rows import (
+    Deal,
+    Event,
+    IdempotentRequest,
+    RevokeNote,
+    Seat,
+    SeatRequest,
+    SheetReading,
+    row_state,
+)
 
 __all__ = [
     "SEAT_CHOICES",
@@ -49,6 +58,7 @@ __all__ = [
     "RevokeNote",
     "Seat",
     "SeatRequest",
+    "SheetReading",
     "User",
     "clean_name",
     "clean_night_name",

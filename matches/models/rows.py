@@ -242,3 +242,40 @@ class IdempotentRequest(models.Model):
 
     def __str__(self):
         return f"{self.key} ({self.status or 'running'})"
+
+
+class SheetReadingQuerySet(models.QuerySet):
+    def at(self, match_id, version) -> dict | None:
+        """What match ``match_id`` showed at ``version``, if that is the version kept."""
+        kept = self.filter(match_id=match_id, version=version).values_list("shown", flat=True)
+        return next(iter(kept[:1]), None)
+
+    def keep(self, match_id, version, shown) -> None:
+        """Keep ``shown`` as what match ``match_id`` shows at ``version``, in the change
+        that made it (under the match's lock, so no other change keeps one meanwhile)."""
+        self.bulk_create(
+            [SheetReading(match_id=match_id, version=version, shown=shown)],
+            update_conflicts=True,
+            unique_fields=["match"],
+            update_fields=["version", "shown"],
+        )
+
+
+class SheetReading(models.Model):
+    """What everyone who may see a match sees of it at its newest version, as plain
+    data (``sheet.shared``), written by the change that made the version, in that
+    change's transaction: another server process serves that version's sheet from this
+    one row rather than reading the whole sheet again. Only a fetch of that very version
+    reads it, never a change; a version made any other way (the admin, a shell) is not
+    kept here, and its fetches read the sheet."""
+
+    match = models.OneToOneField(
+        "Match", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    version = models.PositiveIntegerField()
+    shown = models.JSONField()
+
+    objects = SheetReadingQuerySet.as_manager()
+
+    def __str__(self):
+        return f"match {self.match_id} at version {self.version}"

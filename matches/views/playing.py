@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from .. import fragments, posted, rules, values
 from ..models import explain
-from ..sheet import read
+from ..sheet import read, view
 from .answers import alert, bad_form, go, refused
 from .sheet import match_for, page_context, rubber_to_follow, sheet_context, with_etag
 
@@ -29,12 +29,10 @@ def sheet_fragment(request, sheet, *, notice=None, answer_in="#messages", **extr
     return with_etag(render(request, template, context), context)
 
 
-def changed_sheet(match):
-    """``match`` read again as the change just made left it, kept for the other phones'
-    fetches of that version once the change commits."""
-    changed = match.read_again()
-    fragments.keep_when_committed(changed)
-    return changed
+def changed_sheet(request, match):
+    """What the request's user sees of ``match`` as the change just made left it, its
+    reading kept for the other phones' fetches of that version."""
+    return view(fragments.keep_changed(match.read_again()), request.user)
 
 
 def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
@@ -55,13 +53,13 @@ def act(request, pk, change, *, notice=None, answer_in="#messages", **extra):
             return refused(request, refusal, reverse("match", args=[pk]), target=answer_in)
         changed = None
         if callable(notice):  # words that need the sheet as the change left it
-            changed = read(changed_sheet(match), request.user)
+            changed = changed_sheet(request, match)
             notice = notice(changed)
         if not request.htmx:
             if notice:
                 messages.success(request, notice)
             return redirect("match", pk=pk)
-        changed = changed or read(changed_sheet(match), request.user)
+        changed = changed or changed_sheet(request, match)
         # The change started the next rubber (a club's series plays on by itself): the
         # phone goes there, as its poll would take it.
         following = rubber_to_follow(request, changed) if changed.next else None

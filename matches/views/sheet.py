@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from .. import conditional, fragments, limits, rules
 from ..models import Match, User, watch_link_gone
-from ..sheet import read
+from ..sheet import may_see, read, shared, view
 from ..standings import tally
 from .answers import not_found, too_many
 
@@ -186,17 +186,19 @@ def _sheet_at(request, pk, version, viewer):
     # Kept once rendered at this version for someone with the same point of view, which
     # says whether this person may see it (who sits where is part of the version).
     seen = fragments.kept.get(pk, version, "viewers")
-    view = seen and fragments.point_of_view(seen, viewer.pk)
-    if view:
-        kept = fragments.served(request, pk, version, fragments.name("sheet", view), tag)
+    point = seen and fragments.point_of_view(seen, viewer.pk)
+    if point:
+        kept = fragments.served(request, pk, version, fragments.name("sheet", point), tag)
         if kept is not None:
             return conditional.validators(kept, tag)
-    # Another point of view of this version rendered here already read the sheet.
-    match = fragments.reading(pk, version)
-    if match is None or not match.can_see(viewer):
+    # Another point of view of this version rendered here, or the change that made it,
+    # read the sheet already.
+    shown = fragments.reading(pk, version)
+    if shown is None or not may_see(shown, viewer):
         match = match_for(request, pk, sheet=True, viewer=viewer)
-        fragments.keep_reading(match)
-    sheet = read(match, viewer)
+        shown = shared(match, acting=True)
+        fragments.keep_reading(match.pk, match.version, shown)
+    sheet = view(shown, viewer)
     following = rubber_to_follow(request, sheet, viewer) if request.htmx and sheet.next else None
     if following is not None:
         # A page load, not htmx's HX-Location: offline.js keeps unsent taps under the
@@ -204,12 +206,12 @@ def _sheet_at(request, pk, version, viewer):
         # keeps the sheets of page loads for a phone gone offline.
         return HttpResponseClientRedirect(reverse("match", args=[following]))
     context = sheet_context(request, sheet, viewer=viewer)
-    seen = fragments.viewers(match, sheet)
+    seen = fragments.viewers(shown, sheet)
     fragments.kept.put(pk, sheet.version, "viewers", seen)
-    view = fragments.point_of_view(seen, viewer.pk)
+    point = fragments.point_of_view(seen, viewer.pk)
     # A rubber with a next is closed, and where its phones go depends on more than it.
     response = fragments.rendered(
-        request, pk, sheet.version, fragments.name("sheet", view),
+        request, pk, sheet.version, fragments.name("sheet", point),
         "matches/match.html#sheet", context, keep=sheet.next is None,
     )  # fmt: skip
     return with_etag(response, context)
