@@ -140,9 +140,10 @@ def keep_changed(match) -> dict:
     something bigger (a tournament's) is kept here alone: its place is its app's value,
     not plain data."""
     shown = shared(match, acting=True)
+    pk, version = match.pk, match.version
     if shown["tournament"] is None:
-        SheetReading.objects.keep(match.pk, match.version, shown)
-    transaction.on_commit(lambda: keep_reading(match.pk, match.version, shown))
+        SheetReading.objects.keep(pk, version, shown)
+    transaction.on_commit(lambda: keep_reading(pk, version, shown))
     return shown
 
 

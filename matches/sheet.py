@@ -374,7 +374,6 @@ def shared(match: Match, *, acting: bool = True) -> dict:
     what only its host and members see: what undo would take back and the requests for
     a seat still open."""
     seats = match.seat_list()
-    seat_names = {seat.position: seat.name for seat in seats}
     names = names_of(match)
     deals = match.deal_list()
     sheet = [deal.as_rule() for deal in deals]
@@ -427,7 +426,6 @@ def shared(match: Match, *, acting: bool = True) -> dict:
         "pending": rules.pending_extra(sheet) if in_play else 0,
         "dealer": dealer,
         "leader": leader,
-        "seat_names": seat_names,
         "acting": acting,
         "latest": latest
         and {
@@ -503,7 +501,7 @@ def view(shown: dict, user=None, *, watching: bool = False) -> Sheet:
     order = (mine, rules.other(mine)) if mine else values.SIDES
     pairs = shown["pairs"]
     labels = {mine: "Nós", rules.other(mine): "Eles"} if mine else pairs
-    seat_names = shown["seat_names"]
+    seat_names = {held["position"]: held["name"] for held in seats}
     in_play = shown["status"] == Match.IN_PLAY
     current, pending, marks = shown["current"], shown["pending"], tuple(shown["marks"])
     deals = shown["deals"]

@@ -4,21 +4,12 @@ it from one row rather than reading the whole sheet again."""
 
 import json
 
-import pytest
-
 from matches import fragments
 from matches.models import Match, SheetReading
 from matches.sheet import read, shared, view
 
 from .pages import HTMX, browser, text
 from .test_poll import poll_of
-
-
-@pytest.fixture(autouse=True)
-def nothing_kept_in_memory():
-    fragments.kept.clear()
-    yield
-    fragments.kept.clear()
 
 
 def enter(client, match, deal, side, games=0):
