@@ -92,6 +92,7 @@ def prepare_tables(count, first):
     join), each player logged in (a session) and holding an API token."""
     from rest_framework.authtoken.models import Token
 
+    from matches import fragments
     from matches.models import Match, User
 
     stamp = time.time_ns()
@@ -110,6 +111,9 @@ def prepare_tables(count, first):
         match = Match.objects.start(seated[0], SEATS, host_seat="a1")
         for user, (_username, _name, position) in zip(seated[1:], PLAYERS[1:], strict=True):
             match.join(user, token=match.join_token, position=position)
+        # As a table in play has it, where the last change made through the app kept
+        # what the sheet shows beside the match (an entry, a note, the next rubber).
+        fragments.keep_changed(Match.objects.one_sheet(pk=match.pk, acting=True))
         table = Table(match.pk, [])
         for seat, (token, cookie) in enumerate(
             zip(tokens[4 * index : 4 * index + 4], cookies[4 * index : 4 * index + 4], strict=True)

@@ -31,7 +31,7 @@ from django.utils.html import escape
 from django.utils.translation import get_language
 
 from .models import SheetReading
-from .sheet import shared
+from .sheet import played
 
 ETAG_HOLE = "\x00etag\x00"  # no ETag ever holds a NUL
 MATCHES = 2400  # the matches whose newest version is kept, the most recently used
@@ -139,7 +139,7 @@ def keep_changed(match) -> dict:
     commits (rolled back, its version is the next change's). A rubber with a place in
     something bigger (a tournament's) is kept here alone: its place is its app's value,
     not plain data."""
-    shown = shared(match, acting=True)
+    shown = played(match)
     pk, version = match.pk, match.version
     if shown["tournament"] is None:
         SheetReading.objects.keep(pk, version, shown)

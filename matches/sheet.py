@@ -375,17 +375,10 @@ def shared(match: Match, *, acting: bool = True) -> dict:
     a seat still open."""
     seats = match.seat_list()
     names = names_of(match)
-    deals = match.deal_list()
-    sheet = [deal.as_rule() for deal in deals]
-    in_play = match.status == Match.IN_PLAY
-    current = rules.current_deal(sheet) if in_play else None
     following = getattr(match, "following", None)
     # Once the next rubber has started this one is closed: nothing in it is undone.
     undoing = acting and match.status != Match.ENDED and following is None
-    latest = match.latest_entry() if undoing else None
     holders = {seat.user_id for seat in seats if seat.user_id}
-    dealer = match.dealer(current) if current else None
-    leader = match.leader(current) if current else None
     return {
         "id": match.pk,
         "night": match.night_id,
@@ -394,10 +387,6 @@ def shared(match: Match, *, acting: bool = True) -> dict:
         "direction": match.direction,
         "first_dealer": match.first_dealer,
         "ended_at": match.ended_at.isoformat() if match.ended_at else None,
-        "version": match.version,
-        "status": match.status,
-        "winner": match.winner or None,
-        "marks": list(match.marks),
         "ended_by": names.get(match.ended_by_id) if match.ended_by_id else None,
         "host": match.host_id,
         "seats": [
@@ -405,37 +394,11 @@ def shared(match: Match, *, acting: bool = True) -> dict:
             for seat in seats
         ],
         "pairs": match.side_names(),
-        "games": {"a": match.games_a, "b": match.games_b},
-        "deals": [
-            {
-                "number": deal.number,
-                "a": deal.a,
-                "b": deal.b,
-                "a_by": names.get(deal.a_by_id),
-                "b_by": names.get(deal.b_by_id),
-                "complete": deal.complete,
-                "tie": deal.tie,
-                "sweep": deal.sweep,
-                "redeal": deal.redeal,
-                "running": running,
-                "dealer": match.dealer(deal.number),
-            }
-            for deal, running in zip(deals, rules.running_totals(deals), strict=True)
-        ],
-        "current": current,
-        "pending": rules.pending_extra(sheet) if in_play else 0,
-        "dealer": dealer,
-        "leader": leader,
+        # Who is named where on the sheet, by account (JSON's keys are text).
+        "names": {str(person): name for person, name in names.items()},
+        **_played(match, names),
         "acting": acting,
-        "latest": latest
-        and {
-            "by_id": latest.by_id,
-            "by": names.get(latest.by_id),
-            "deal": latest.deal,
-            "redeal": latest.action == Event.REDEAL,
-            "side": None if latest.action == Event.REDEAL else latest.after["side"],
-            "games": None if latest.action == Event.REDEAL else latest.after[latest.after["side"]],
-        },
+        "latest": _undoable(match.latest_entry() if undoing else None, names),
         "notes": [
             {
                 "id": note.pk,
@@ -475,6 +438,73 @@ def shared(match: Match, *, acting: bool = True) -> dict:
         "walkover": match.walkover or None,
         "tournament": places.place_of(match),
         "club": club_of(match),
+    }
+
+
+def played(match: Match) -> dict:
+    """What ``match`` shows to those who may act on it (``shared``) as an entry or a
+    redeal under way left it. Such a change reads under its lock only what it checks,
+    the match, its seats and its deals, and beside them what the sheet showed at the
+    version it locked, as the change that made that version kept it (``shown_before``,
+    a ``SheetReading``): that, with the deals and all that follows from them read again,
+    and the change's own event as what undo would take back (the notes, the seats, the
+    requests for a seat and the names are as they were: such a change touches none).
+    Without that reading, all of ``shared``."""
+    before = match.shown_before
+    if before is None:
+        return shared(match, acting=True)
+    names = {int(person): name for person, name in before["names"].items()}
+    return {**before, **_played(match, names), "latest": _undoable(match.logged, names)}
+
+
+def _played(match: Match, names: dict[int, str]) -> dict:
+    """What ``match``'s deals make of its sheet: the deals with their running totals
+    and dealers, the games, the result, and whose deal it is now."""
+    deals = match.deal_list()
+    sheet = [deal.as_rule() for deal in deals]
+    in_play = match.status == Match.IN_PLAY
+    current = rules.current_deal(sheet) if in_play else None
+    return {
+        "version": match.version,
+        "status": match.status,
+        "winner": match.winner or None,
+        "marks": list(match.marks),
+        "games": {"a": match.games_a, "b": match.games_b},
+        "deals": [
+            {
+                "number": deal.number,
+                "a": deal.a,
+                "b": deal.b,
+                "a_by": names.get(deal.a_by_id),
+                "b_by": names.get(deal.b_by_id),
+                "complete": deal.complete,
+                "tie": deal.tie,
+                "sweep": deal.sweep,
+                "redeal": deal.redeal,
+                "running": running,
+                "dealer": match.dealer(deal.number),
+            }
+            for deal, running in zip(deals, rules.running_totals(deals), strict=True)
+        ],
+        "current": current,
+        "pending": rules.pending_extra(sheet) if in_play else 0,
+        "dealer": match.dealer(current) if current else None,
+        "leader": match.leader(current) if current else None,
+    }
+
+
+def _undoable(latest: Event | None, names: dict[int, str]) -> dict | None:
+    """The entry (or redeal) ``latest``, as undo would take it back."""
+    if latest is None:
+        return None
+    redeal = latest.action == Event.REDEAL
+    return {
+        "by_id": latest.by_id,
+        "by": names.get(latest.by_id),
+        "deal": latest.deal,
+        "redeal": redeal,
+        "side": None if redeal else latest.after["side"],
+        "games": None if redeal else latest.after[latest.after["side"]],
     }
 
 

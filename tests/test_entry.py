@@ -35,13 +35,14 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
         match.record(ana, deal=number, side="a", games=0)
         match.record(ze, deal=number, side="b", games=0)
     match.add_note(ze, side="a", text="Rui revoked")
-    # The session, the user and the match; under its lock the sheet: the match with its
-    # next rubber, its seats, deals and notes, the latest entry and the open requests
-    # for a seat; the deal written, the match updated and the event; what the sheet
-    # shows, kept beside the match. The answer is that reading, as the entry left it.
-    # Three savepoints, the test being in a transaction: the write's and its answer's,
-    # and the change's own within it.
-    with django_assert_num_queries(18):
+    # The session, the user and the match; under its lock the match, what the sheet
+    # showed at that version as kept beside it (nothing: the note was added another
+    # way), then the sheet: the match's next rubber, its seats, deals and notes, the
+    # latest entry and the open requests for a seat; the deal written, the match updated
+    # and the event; what the sheet shows, kept beside the match. The answer is that
+    # reading, as the entry left it. Three savepoints, the test being in a transaction:
+    # the write's and its answer's, and the change's own within it.
+    with django_assert_num_queries(19):
         response = phone.post(
             f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
         )
@@ -51,6 +52,35 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
     assert "Rui revoked" in page
     assert "Deal 22" in page
     assert cells(match)[-1] == (1, 0)
+
+
+def test_an_entry_after_one_through_the_app_reads_only_what_it_checks(
+    match, ana, rui, ze, django_assert_num_queries
+):
+    for number in range(1, 21):
+        match.record(ana, deal=number, side="a", games=0)
+        match.record(ze, deal=number, side="b", games=0)
+    match.add_note(ze, side="a", text="Rui revoked")
+    phone = browser(ze)
+    assert (
+        browser(rui)
+        .post(f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX)
+        .status_code
+        == 200
+    )
+    # Under the lock the match, what the sheet showed at that version (kept by Rui's
+    # entry), its seats and its deals: what the entry checks. Nothing else is read, the
+    # notes, the history for the undo and the requests for a seat being as kept.
+    with django_assert_num_queries(15):
+        response = phone.post(
+            f"/matches/{match.pk}/entries/", {"deal": 22, "side": "b", "games": 2}, **HTMX
+        )
+    assert response.status_code == 200
+    page = text(response)
+    assert '<span class="cell">2</span><span class="by">Zé</span>' in page
+    assert "Rui revoked" in page
+    assert "Deal 23" in page
+    assert cells(match)[-2:] == [(1, 0), (0, 2)]
 
 
 def test_plain_post_enters_and_redirects_to_the_sheet(match, ze):

@@ -39,6 +39,49 @@ def test_a_change_keeps_what_the_sheet_shows_at_its_version(api_as, match, ana, 
     assert kept.shown["deals"][0]["b"] == 1
 
 
+def redeal(client, match, deal):
+    response = client.post(f"/api/matches/{match.pk}/redeal/", {"deal": deal}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_an_entry_or_a_redeal_answers_from_the_kept_reading_as_from_the_whole_sheet(
+    api_as, match, ana, rui, ze, maria, olga
+):
+    """An entry or a redeal after a change through the app reads under its lock only
+    what it checks, and what the sheet showed as that change kept it: what it keeps and
+    answers is what the sheet read whole says, whatever else the sheet holds."""
+    match.redeal_rule = "same_dealer"  # the dealer follows the redeals read under the lock
+    match.save(update_fields=["redeal_rule"])
+    match.record(maria, deal=1, side="b", games=1)
+    match.free_seat(ana, "b2")  # Maria's entry stays hers, named as her account is
+    withdrawn = match.add_note(ze, side="a", text="A revoke, then not")
+    match.withdraw_note(ze, withdrawn.pk)
+    match.add_note(ze, side="a", text="Rui revoked")
+    match.ask_for_seat(olga, token=match.join_token, position="b1")  # the host sees it
+    host, rui_api, ze_api = api_as(ana), api_as(rui), api_as(ze)
+    changes = [
+        (rui_api, lambda: enter(rui_api, match, 2, "a", 0)),  # kept whole: none before it
+        (ze_api, lambda: enter(ze_api, match, 2, "b", 0)),  # a tie: the next is worth more
+        (rui_api, lambda: redeal(rui_api, match, 3)),
+        (host, lambda: enter(host, match, 4, "b", 2)),
+        (rui_api, lambda: enter(rui_api, match, 5, "a", 4)),  # a bandeira: Ana and Rui win
+    ]
+    for client, change in changes:
+        body = change()
+        whole = Match.objects.one_sheet(pk=match.pk, acting=True)
+        kept = SheetReading.objects.get(match=match)
+        assert kept.version == body["version"] == whole.version
+        assert kept.shown == as_stored(shared(whole))
+        fragments.kept.clear()
+        assert body == client.get(f"/api/matches/{match.pk}/").json()
+    assert kept.shown["status"] == "won"
+    assert kept.shown["deals"][0]["b_by"] == "Maria"
+    assert kept.shown["latest"]["by"] == "Rui"
+    assert [note["withdrawn"] for note in kept.shown["notes"]] == [True, False]
+    assert [asked["asker"] for asked in kept.shown["seat_requests"]] == ["Olga"]
+
+
 def test_every_viewer_sees_from_the_kept_reading_what_the_sheet_shows_them(
     match, ana, rui, ze, maria, olga
 ):

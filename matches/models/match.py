@@ -32,8 +32,8 @@ from .base import (
 )
 from .nights import Night
 from .playing import Playing
-from .queries import AS_READ_FOR_SHEET, MatchQuerySet, sheet_rows
-from .rows import Deal, Event, Seat
+from .queries import AS_READ_FOR_SHEET, MatchQuerySet, deal_rows, sheet_rows
+from .rows import Deal, Event, Seat, SheetReading
 from .seating import Seating
 
 # The matches whose own methods are changing them, in this thread: the rows they save
@@ -93,8 +93,12 @@ class Match(Playing, Seating, models.Model):
     objects = MatchQuerySet.as_manager()
 
     # Whether this match holds all its sheet shows, as the change under way left it
-    # (``_lock``): an entry's and a redeal's answer.
+    # (``_lock``): an entry's and a redeal's answer. Its rows, or only those the change
+    # checks and what the sheet showed at the version it locked (``shown_before``, as
+    # the change that made that version kept it: ``SheetReading``, ``sheet.played``).
     whole_sheet = False
+    shown_before = None
+    logged = None  # the event the latest change wrote
 
     class Meta:
         verbose_name_plural = "matches"
@@ -229,13 +233,17 @@ class Match(Playing, Seating, models.Model):
                 "host", "night", *places.related()
             )
         )
-        if sheet:
-            prefetch_related_objects([self], *sheet_rows(acting=True))
-        else:
-            prefetch_related_objects([self], "seats", *(["deals"] if deals else []))
         # An entry and a redeal keep this reading up as they change the sheet
         # (``_wrote``, ``_log``), and answer from it; any other change reads it again.
         self.whole_sheet = sheet
+        self.shown_before = SheetReading.objects.at(self.pk, self.version) if sheet else None
+        if self.shown_before is not None:
+            rows = ["seats", deal_rows()]  # what the change checks; the rest is as kept
+        elif sheet:
+            rows = sheet_rows(acting=True)
+        else:
+            rows = ["seats", *(["deals"] if deals else [])]
+        prefetch_related_objects([self], *rows)
 
     def _wrote(self, row: Deal) -> None:
         """``row``, the deal an entry or a redeal just saved, in the deals read under the
@@ -267,7 +275,8 @@ class Match(Playing, Seating, models.Model):
             before=before,
             after=after,
         )
-        if self.whole_sheet and action in Event.SHEET_ACTIONS:
+        self.logged = event
+        if action in Event.SHEET_ACTIONS and "sheet_events" in vars(self):
             self.sheet_events.insert(0, event)  # newest first, as read
 
     def _commit(self, by, action, *, sheet=None, deal=None, before=None, after=None, fields=()):

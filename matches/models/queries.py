@@ -30,13 +30,18 @@ def _seated(user_id):
     return Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).annotate(side=seat_side())
 
 
+def deal_rows() -> Prefetch:
+    """A match's deals, as the list ``deal_rows`` (``Match.deal_list``)."""
+    return Prefetch("deals", to_attr="deal_rows")
+
+
 def sheet_rows(*, acting=False) -> list:
     """The rows a sheet reads beside its match's (``for_sheet``), as lookups for
     ``prefetch_related``: its seats, deals (a list of the match's own, ``deal_rows``)
     and notes, the next rubber's seats, and with ``acting`` what undo would look back on
     and the open requests for a seat. An entry reads the same under its lock, and keeps
     the lists up as it changes them (``Match.record``)."""
-    rows = ["seats", Prefetch("deals", to_attr="deal_rows"), "notes", "following__seats"]
+    rows = ["seats", deal_rows(), "notes", "following__seats"]
     if acting:
         rows += [
             Prefetch(
