@@ -32,7 +32,7 @@ from ..converters import IdConverter
 from ..models import Match, NotFound, explain, nothing_here
 from ..sheet import read, view
 from .bodies import Nothing, Seen
-from .readings import ErrorSerializer, MatchSerializer, ValidationErrorSerializer
+from .readings import ErrorSerializer, ValidationErrorSerializer, sheet_body
 
 # Refusals --------------------------------------------------------------------------
 
@@ -250,8 +250,7 @@ def sheet_answer(request, pk, status=status.HTTP_200_OK, *, watch_token=None, ch
         events = reverse("api-watch-events", args=[watch_token])
     else:
         events = reverse("api-match-events", args=[pk])
-    context = {"events": links.absolute(request, events)}
-    response = Response(MatchSerializer(sheet, context=context).data, status=status)
+    response = Response(sheet_body(sheet, links.absolute(request, events)), status=status)
     return conditional.validators(response, etag(sheet.version, sheet.hosting), vary=VARY)
 
 

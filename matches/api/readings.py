@@ -6,6 +6,8 @@ here read those plain values by name (``source=`` where the API's name is anothe
 and decide nothing: what a viewer sees is the reading's to say.
 """
 
+import threading
+
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
@@ -244,6 +246,21 @@ class MatchSerializer(MatchSummarySerializer):
     join_token = HostOnly(required=False, help_text="Host only.")
     watch_token = HostOnly(required=False, help_text="Host only.")
     events = Events()
+
+
+# One MatchSerializer a thread: a serializer builds its fields anew each time one is made
+# (a deep copy of every declared field, the nested ones too), about as much as answering
+# with the sheet costs otherwise; its fields keep nothing of what they represent.
+_built = threading.local()
+
+
+def sheet_body(sheet, events) -> dict:
+    """What ``MatchSerializer(sheet, context={"events": events}).data`` says."""
+    serializer = getattr(_built, "match", None)
+    if serializer is None:
+        serializer = _built.match = MatchSerializer(context={})
+    serializer.context["events"] = events
+    return serializer.to_representation(sheet)
 
 
 class MatchPageSerializer(serializers.Serializer):
