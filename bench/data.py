@@ -45,7 +45,10 @@ def prepare_ratios(connections, per_connection, runs):
     # Fresh matches for each run (warm-up and measured), a rotation for each connection.
     pools = [
         [
-            [Match.objects.start(ana, SEATS, host_seat="a1").pk for _ in range(per_connection)]
+            [
+                in_play(Match.objects.start(ana, SEATS, host_seat="a1")).pk
+                for _ in range(per_connection)
+            ]
             for _ in range(connections)
         ]
         for _ in range(runs)
@@ -60,6 +63,16 @@ def prepare_ratios(connections, per_connection, runs):
         "spare": Match.objects.start(ana, SEATS, host_seat="a1").pk,
         "writes": writes,
     }
+
+
+def in_play(match):
+    """``match`` as a match in play has it: what its sheet shows kept beside it, as after a
+    change made through the app (without it, its first entry reads its whole sheet)."""
+    from matches import fragments
+    from matches.models import Match
+
+    fragments.keep_changed(Match.objects.one_sheet(pk=match.pk, acting=True))
+    return match
 
 
 # The tables mix ----------------------------------------------------------------------
@@ -92,7 +105,6 @@ def prepare_tables(count, first):
     join), each player logged in (a session) and holding an API token."""
     from rest_framework.authtoken.models import Token
 
-    from matches import fragments
     from matches.models import Match, User
 
     stamp = time.time_ns()
@@ -111,9 +123,7 @@ def prepare_tables(count, first):
         match = Match.objects.start(seated[0], SEATS, host_seat="a1")
         for user, (_username, _name, position) in zip(seated[1:], PLAYERS[1:], strict=True):
             match.join(user, token=match.join_token, position=position)
-        # As a table in play has it, where the last change made through the app kept
-        # what the sheet shows beside the match (an entry, a note, the next rubber).
-        fragments.keep_changed(Match.objects.one_sheet(pk=match.pk, acting=True))
+        in_play(match)
         table = Table(match.pk, [])
         for seat, (token, cookie) in enumerate(
             zip(tokens[4 * index : 4 * index + 4], cookies[4 * index : 4 * index + 4], strict=True)

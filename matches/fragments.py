@@ -14,8 +14,9 @@ is kept, so the memory holds the tables in play, not their past. Beside the frag
 the sheet they are rendered from (``reading``): each other point of view of a version
 renders from it without reading the sheet again. The change that made a version keeps
 that reading beside the match too, in its transaction (``SheetReading``), so a process
-that did not make it reads one row, not the whole sheet. Caches serve reads only: no
-change ever reads what is kept here. Why it is kept at all, and how much:
+that did not make it reads one row, not the whole sheet (and the next entry answers
+from that row what it did not change). Caches serve reads only: no change ever reads
+what this process keeps. Why it is kept at all, and how much:
 docs/decisions/0003-kept-fragments.md.
 """
 
@@ -133,7 +134,7 @@ def keep_reading(pk, version, shown) -> None:
 
 
 def keep_changed(match) -> dict:
-    """What ``match`` shows to those who may act on it (``sheet.shared``), read again in
+    """What ``match`` shows to those who may act on it (``sheet.played``), read again in
     a change's transaction as the change left it: kept beside the match in that
     transaction for the other processes' fetches of its version, and here once it
     commits (rolled back, its version is the next change's). A rubber with a place in

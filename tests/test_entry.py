@@ -27,14 +27,26 @@ def test_member_enters_own_side_and_gets_the_fresh_fragment(match, rui):
     assert '<div id="calc-result" role="status" hx-swap-oob="morph"></div>' in text(response)
 
 
-def test_an_entry_reads_the_sheet_once_however_long_the_match(
-    match, ana, rui, ze, django_assert_num_queries
-):
-    phone = browser(rui)
+def twenty_deals_and_a_note(match, ana, ze):
+    """Twenty deals played and a note, each written by the match's own methods (so
+    nothing of the sheet is kept beside the match)."""
     for number in range(1, 21):
         match.record(ana, deal=number, side="a", games=0)
         match.record(ze, deal=number, side="b", games=0)
     match.add_note(ze, side="a", text="Rui revoked")
+
+
+def entry_by(phone, match, deal, side, games):
+    return phone.post(
+        f"/matches/{match.pk}/entries/", {"deal": deal, "side": side, "games": games}, **HTMX
+    )
+
+
+def test_an_entry_reads_the_sheet_once_however_long_the_match(
+    match, ana, rui, ze, django_assert_num_queries
+):
+    twenty_deals_and_a_note(match, ana, ze)
+    phone = browser(rui)
     # The session, the user and the match; under its lock the match, what the sheet
     # showed at that version as kept beside it (nothing: the note was added another
     # way), then the sheet: the match's next rubber, its seats, deals and notes, the
@@ -43,9 +55,7 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
     # reading, as the entry left it. Three savepoints, the test being in a transaction:
     # the write's and its answer's, and the change's own within it.
     with django_assert_num_queries(19):
-        response = phone.post(
-            f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX
-        )
+        response = entry_by(phone, match, 21, "a", 1)
     assert response.status_code == 200
     page = text(response)
     assert '<span class="cell">1</span><span class="by">Rui</span>' in page
@@ -57,24 +67,14 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
 def test_an_entry_after_one_through_the_app_reads_only_what_it_checks(
     match, ana, rui, ze, django_assert_num_queries
 ):
-    for number in range(1, 21):
-        match.record(ana, deal=number, side="a", games=0)
-        match.record(ze, deal=number, side="b", games=0)
-    match.add_note(ze, side="a", text="Rui revoked")
+    twenty_deals_and_a_note(match, ana, ze)
     phone = browser(ze)
-    assert (
-        browser(rui)
-        .post(f"/matches/{match.pk}/entries/", {"deal": 21, "side": "a", "games": 1}, **HTMX)
-        .status_code
-        == 200
-    )
+    assert entry_by(browser(rui), match, 21, "a", 1).status_code == 200
     # Under the lock the match, what the sheet showed at that version (kept by Rui's
     # entry), its seats and its deals: what the entry checks. Nothing else is read, the
     # notes, the history for the undo and the requests for a seat being as kept.
     with django_assert_num_queries(15):
-        response = phone.post(
-            f"/matches/{match.pk}/entries/", {"deal": 22, "side": "b", "games": 2}, **HTMX
-        )
+        response = entry_by(phone, match, 22, "b", 2)
     assert response.status_code == 200
     page = text(response)
     assert '<span class="cell">2</span><span class="by">Zé</span>' in page

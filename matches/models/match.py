@@ -208,9 +208,10 @@ class Match(Playing, Seating, models.Model):
     @contextlib.contextmanager
     def _changing(self, *, deals=False, sheet=False):
         """One change of this match's own: a transaction in which the match is read again
-        with its row locked, its seats (and with ``deals`` its deals, with ``sheet`` all
-        its sheet shows to those who may act), so that what the change checks is what
-        the database holds, and nobody else changes any of it until the commit."""
+        with its row locked, its seats (and with ``deals`` its deals, with ``sheet`` its
+        deals and what else its sheet shows to those who may act, as kept at that
+        version or else read), so that what the change checks is what the database
+        holds, and nobody else changes any of it until the commit."""
         was = changing.set(changing.get() | {self.pk})
         try:
             with transaction.atomic():

@@ -39,8 +39,9 @@ def sheet_rows(*, acting=False) -> list:
     """The rows a sheet reads beside its match's (``for_sheet``), as lookups for
     ``prefetch_related``: its seats, deals (a list of the match's own, ``deal_rows``)
     and notes, the next rubber's seats, and with ``acting`` what undo would look back on
-    and the open requests for a seat. An entry reads the same under its lock, and keeps
-    the lists up as it changes them (``Match.record``)."""
+    and the open requests for a seat. An entry reads the same under its lock where what
+    the sheet showed is not kept (``Match._lock``), and keeps the lists up as it
+    changes them (``Match.record``)."""
     rows = ["seats", deal_rows(), "notes", "following__seats"]
     if acting:
         rows += [

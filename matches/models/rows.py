@@ -265,9 +265,11 @@ class SheetReading(models.Model):
     """What everyone who may see a match sees of it at its newest version, as plain
     data (``sheet.shared``), written by the change that made the version, in that
     change's transaction: another server process serves that version's sheet from this
-    one row rather than reading the whole sheet again. Only a fetch of that very version
-    reads it, never a change; a version made any other way (the admin, a shell) is not
-    kept here, and its fetches read the sheet."""
+    one row rather than reading the whole sheet again, and the next entry or redeal,
+    under the match's lock, answers from it what it did not change (``sheet.played``).
+    It is read only at that very version, and never for what a change checks; a version
+    made any other way (the admin, a shell) is not kept here, and its fetches and its
+    next change read the sheet."""
 
     match = models.OneToOneField(
         "Match", on_delete=models.CASCADE, primary_key=True, related_name="+"
