@@ -7,8 +7,9 @@ host without a seat, and anyone watching, see the pairs' names instead.
 ``read`` takes a match loaded by ``Match.objects.for_sheet()``, in two steps: what
 everyone who may see it sees (``shared``, plain data, which a change keeps beside its
 match for the fetches of the other server processes), then what one viewer sees of that
-(``view``). For someone who may act in the match it also says what undo would take back
-and which requests for a seat are open: read with the sheet by
+(``view``). An entry's or a redeal's answer is ``played``: what was kept at the version
+it locked, with what it changed. For someone who may act in the match it also says what
+undo would take back and which requests for a seat are open: read with the sheet by
 ``for_sheet(acting=True)``, else a query each. The readings beside it (a rubber in a
 list, a request for a seat, a history, a night) are in ``summaries.py``.
 """
