@@ -73,11 +73,17 @@ def test_an_entry_reads_the_sheet_once_however_long_the_match(
         match.record(ana, deal=number + 1, side="a", games=0)
     body = count(20, "b", 17)
     assert len(body["deals"]) == 20
+    assert (body["deals"][-1]["a"], body["deals"][-1]["b"]) == (0, 0)
+    assert body["current_deal"] == 21
+    assert [note["text"] for note in body["notes"]] == ["Rui revoked"]
+    assert body["version"] == Match.objects.get(pk=match.pk).version
     # After an entry through the app, under the lock only what the entry checks (the
     # match, its seats and its deals) and what the sheet showed, as that entry kept it.
     body = count(21, "a", 13)
     assert len(body["deals"]) == 21
-    assert body["notes"][0]["text"] == "Rui revoked"
+    assert body["current_deal"] == 21
+    assert [note["text"] for note in body["notes"]] == ["Rui revoked"]
+    assert body["version"] == Match.objects.get(pk=match.pk).version
 
 
 def test_host_enters_either_side(api_as, match, ana):
